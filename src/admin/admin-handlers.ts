@@ -1,0 +1,39 @@
+import { validationFailed } from '../http/api-error.ts'
+import type { Handler, OperationContext } from '../resources/operation-context.ts'
+import type { TenantState } from '../store/records.ts'
+import { invariantProblems } from './state-invariants.ts'
+
+type AdminOperations = import('../contract/admin-types.ts').operations
+
+export interface AdminInfo {
+  version: string
+  startedAt: number
+}
+
+/** The control plane's handlers, keyed by the operationIds of spec/admin.yaml. */
+export function adminHandlers(info: AdminInfo): Record<keyof AdminOperations, Handler> {
+  return {
+    getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000 }),
+
+    getState: async ({ store, tenant }) => store.exportState(tenant.key),
+
+    putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }>) => {
+      const state = input.body
+      const problems = invariantProblems(state)
+      if (Object.keys(problems).length > 0) throw validationFailed(problems)
+      await store.importState(tenant.key, state)
+      return {
+        subscribers: state.subscribers.length,
+        integrations: state.integrations.length,
+        channelConnections: state.channelConnections.length,
+        messages: state.messages.length,
+      }
+    },
+
+    resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }>) => {
+      if (input.query.all) await store.resetAll()
+      else await store.reset(tenant.key)
+      return { scope: input.query.all ? 'all' : 'tenant' }
+    },
+  }
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util'
+import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
+import type { LogLevel } from './http/logger.ts'
+import type { ResponseValidation } from './http/respond.ts'
+
+/** Every flag, its environment variable, and its help line: the one table the CLI is built from. */
+export const FLAGS = {
+  port: { env: 'PORT', help: 'port to listen on', default: String(DEFAULT_CONFIG.port) },
+  host: { env: 'HOST', help: 'address to bind', default: DEFAULT_CONFIG.host },
+  seed: { env: 'NOVU_MOCK_SEED', help: 'seed of the generated records', default: String(DEFAULT_CONFIG.seed) },
+  subscribers: { env: 'NOVU_MOCK_SUBSCRIBERS', help: 'subscribers per tenant, the 2 well-known included', default: '50' },
+  connections: { env: 'NOVU_MOCK_CONNECTIONS', help: 'channel connections per tenant', default: '120' },
+  messages: { env: 'NOVU_MOCK_MESSAGES', help: 'messages per tenant, the 13 well-known included', default: '13 + 5 per generated subscriber' },
+  'api-key': { env: 'NOVU_MOCK_API_KEYS', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },
+  'max-tenants': { env: 'NOVU_MOCK_MAX_TENANTS', help: 'tenants kept at once', default: String(DEFAULT_CONFIG.maxTenants) },
+  'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },
+  'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
+  'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
+} as const
+
+type FlagName = keyof typeof FLAGS
+
+export class UsageError extends Error {}
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; config: ServerConfig }
+
+/** argv and the environment to a command; a flag wins over its variable, both over the default. */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
+  const options = Object.fromEntries(
+    Object.keys(FLAGS).map((name) => [name, { type: 'string' as const, multiple: name === 'api-key' }]),
+  )
+  let values: Record<string, string | string[] | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({
+      args: [...argv],
+      options: { ...options, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+      strict: true,
+      allowPositionals: false,
+    }))
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+  const read = (name: FlagName): string | undefined => {
+    const value = values[name]
+    if (Array.isArray(value)) return value.join(',')
+    return typeof value === 'string' ? value : env[FLAGS[name].env] || undefined
+  }
+  const messages = read('messages')
+  const apiKeys = read('api-key')
+  return {
+    kind: 'start',
+    config: {
+      port: integer('port', read('port'), DEFAULT_CONFIG.port, 0),
+      host: read('host') ?? DEFAULT_CONFIG.host,
+      seed: integer('seed', read('seed'), DEFAULT_CONFIG.seed, 0),
+      volumes: {
+        subscribers: integer('subscribers', read('subscribers'), DEFAULT_CONFIG.volumes.subscribers, 2),
+        channelConnections: integer('connections', read('connections'), DEFAULT_CONFIG.volumes.channelConnections, 0),
+        ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
+      },
+      apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
+      maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
+      adminToken: read('admin-token'),
+      responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
+      logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
+    },
+  }
+}
+
+function integer(name: string, text: string | undefined, fallback: number, minimum: number): number {
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!Number.isSafeInteger(value) || value < minimum) throw new UsageError(`--${name} must be a whole number of at least ${minimum}, got "${text}"`)
+  return value
+}
+
+function oneOf<T extends string>(name: string, text: string | undefined, allowed: readonly T[]): T | undefined {
+  if (text === undefined) return undefined
+  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${text}"`)
+  return text as T
+}
+
+export function helpText(): string {
+  const rows = Object.entries(FLAGS).map(
+    ([name, flag]) => `  --${name.padEnd(21)} ${flag.help} (default: ${flag.default}; env ${flag.env})`,
+  )
+  return ['Usage: novu-mock [options]', '', 'A stateful mock of five Novu API operations.', '', 'Options:', ...rows, `  ${'-h, --help'.padEnd(23)} this text`, `  ${'-v, --version'.padEnd(23)} the version`, ''].join('\n')
+}

@@ -1,0 +1,39 @@
+import type { SeedVolumes } from '../fixtures/seed.ts'
+import type { LogLevel, Logger } from './http/logger.ts'
+import type { ResponseValidation } from './http/respond.ts'
+import type { Store } from './store/store.ts'
+
+/** Everything a server can be told; the CLI builds it from argv and the environment. */
+export interface ServerConfig {
+  port: number
+  host: string
+  seed: number
+  volumes: SeedVolumes
+  /** Strict mode when non-empty: only these API keys are accepted. */
+  apiKeys: readonly string[]
+  maxTenants: number
+  /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
+  adminToken: string | undefined
+  responseValidation: ResponseValidation
+  logLevel: LogLevel
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  port: 4010,
+  host: '127.0.0.1',
+  seed: 1,
+  volumes: { subscribers: 50, channelConnections: 120 },
+  apiKeys: [],
+  maxTenants: 1000,
+  adminToken: undefined,
+  responseValidation: 'strict',
+  logLevel: 'info',
+}
+
+/** Options of createApp: any part of the config, plus what tests and embedders may inject. */
+export interface AppOptions extends Partial<ServerConfig> {
+  logger?: Logger
+  now?: () => Date
+  /** A store to use instead of a fresh in-memory one. */
+  store?: Store
+}

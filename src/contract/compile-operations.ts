@@ -1,0 +1,66 @@
+import type { OpenAPIV3_1 } from 'openapi-types'
+import type { AjvInstances } from './ajv-instances.ts'
+import type { Operation, ParamLocation } from './operation.ts'
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
+const LOCATIONS: readonly ParamLocation[] = ['path', 'query', 'header']
+const JSON_TYPE = 'application/json'
+
+type Parameter = OpenAPIV3_1.ParameterObject
+type JsonSchema = Record<string, unknown>
+
+/** Compiles every operation of a dereferenced document, keyed by operationId. */
+export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances): Map<string, Operation> {
+  const operations = new Map<string, Operation>()
+  for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item?.[method]
+      if (!op) continue
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${pathTemplate} has no operationId`)
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])] as Parameter[]
+      const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
+      operations.set(op.operationId, {
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        pathTemplate,
+        routePath: pathTemplate.replace(/\{([^}]+)\}/g, ':$1'),
+        successStatus: successStatusOf(op),
+        requiresAuth: (op.security ?? doc.security ?? []).length > 0,
+        takesBody: body !== undefined,
+        validateParams: ajv.params.compile(paramsSchema(parameters)),
+        validateBody: body === undefined ? undefined : ajv.body.compile(body as JsonSchema),
+        responseValidators: responseValidators(op, ajv),
+      })
+    }
+  }
+  return operations
+}
+
+function paramsSchema(parameters: Parameter[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {}
+  for (const location of LOCATIONS) {
+    const own = parameters.filter((p) => p.in === location)
+    const name = (p: Parameter) => (location === 'header' ? p.name.toLowerCase() : p.name)
+    properties[location] = {
+      type: 'object',
+      properties: Object.fromEntries(own.map((p) => [name(p), p.schema ?? {}])),
+      required: own.filter((p) => p.required).map(name),
+    }
+  }
+  return { type: 'object', properties, required: [...LOCATIONS] }
+}
+
+function successStatusOf(op: OpenAPIV3_1.OperationObject): number {
+  const status = Object.keys(op.responses ?? {}).map(Number).find((code) => code >= 200 && code < 300)
+  if (status === undefined) throw new Error(`${op.operationId} documents no 2xx response`)
+  return status
+}
+
+function responseValidators(op: OpenAPIV3_1.OperationObject, ajv: AjvInstances) {
+  const validators = new Map<number, ReturnType<typeof ajv.response.compile>>()
+  for (const [code, response] of Object.entries(op.responses ?? {})) {
+    const schema = (response as OpenAPIV3_1.ResponseObject).content?.[JSON_TYPE]?.schema
+    if (schema) validators.set(Number(code), ajv.response.compile(schema as JsonSchema))
+  }
+  return validators
+}

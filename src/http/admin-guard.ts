@@ -1,0 +1,23 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { RequestHandler } from 'express'
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1'])
+
+/**
+ * On a non-loopback host, `/__admin` (but health) answers only to the `x-admin-token`; anyone else
+ * gets the 404 of an unknown route, so the control plane is not even revealed.
+ */
+export function adminGuard(host: string, adminToken: string | undefined): RequestHandler {
+  const open = LOOPBACK_HOSTS.has(host) || host.startsWith('127.')
+  const expected = adminToken === undefined ? undefined : Buffer.from(adminToken)
+  return (req, _res, next) => {
+    if (open) return next()
+    const sent = req.headers['x-admin-token']
+    if (expected && typeof sent === 'string' && sameSecret(Buffer.from(sent), expected)) return next()
+    next('router')
+  }
+}
+
+function sameSecret(sent: Buffer, expected: Buffer): boolean {
+  return sent.length === expected.length && timingSafeEqual(sent, expected)
+}

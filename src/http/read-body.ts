@@ -1,0 +1,44 @@
+import express, { type Request, type RequestHandler, type Response } from 'express'
+import { ApiError } from './api-error.ts'
+
+const parsers = new Map<string, RequestHandler>()
+
+/**
+ * Reads a JSON body with the service's answers: 415 for another media type, 413 past `limit`,
+ * 400 naming the JSON problem. No body at all reads as `undefined`.
+ */
+export async function readJsonBody(req: Request, res: Response, limit: string): Promise<unknown> {
+  const length = Number(req.headers['content-length'] ?? 0)
+  if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return undefined
+  if (!req.is('application/json')) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
+  const parse = parserFor(limit)
+  await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
+  return req.body
+}
+
+function parserFor(limit: string): RequestHandler {
+  let parser = parsers.get(limit)
+  if (!parser) {
+    parser = wrapErrors(express.json({ limit, strict: true }))
+    parsers.set(limit, parser)
+  }
+  return parser
+}
+
+function wrapErrors(parser: RequestHandler): RequestHandler {
+  return (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
+      if (!error) return next()
+      next(asApiError(error))
+    })
+}
+
+function asApiError(error: unknown): ApiError {
+  const type = (error as { type?: string }).type
+  if (type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large')
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
+  }
+  const message = error instanceof Error ? error.message : 'Malformed request body'
+  return new ApiError(400, 'MALFORMED_BODY', type === 'entity.parse.failed' ? message : `Malformed request body: ${message}`)
+}

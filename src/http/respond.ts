@@ -1,0 +1,55 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js'
+import type { Response } from 'express'
+import type { Logger } from './logger.ts'
+
+export type ResponseValidation = 'strict' | 'warn' | 'off'
+
+export interface Answer {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+export interface ResponseCheck {
+  mode: ResponseValidation
+  logger: Logger
+  now: () => Date
+}
+
+/**
+ * Checks an answer against the document before it leaves. In strict mode a violation becomes the
+ * documented 500 (the mock has a bug, and the client must not trust the body); warn only logs.
+ */
+export function checkedAnswer(answer: Answer, validate: ValidateFunction | undefined, path: string, check: ResponseCheck): Answer {
+  if (check.mode === 'off') return answer
+  const violations = violationsOf(answer, validate)
+  if (violations.length === 0) return answer
+  check.logger.error('response failed contract validation', { path, status: answer.status, violations })
+  if (check.mode === 'warn') return answer
+  return {
+    status: 500,
+    body: {
+      statusCode: 500,
+      timestamp: check.now().toISOString(),
+      path,
+      message: 'Response failed contract validation',
+      error: 'Internal Server Error',
+      ctx: { violations },
+    },
+  }
+}
+
+function violationsOf(answer: Answer, validate: ValidateFunction | undefined) {
+  if (!validate) return [{ message: `status ${answer.status} is not documented for this operation` }]
+  if (validate(answer.body)) return []
+  return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword }))
+}
+
+export function sendJson(res: Response, answer: Answer): void {
+  const payload = Buffer.from(JSON.stringify(answer.body))
+  res.status(answer.status)
+  if (answer.headers) res.set(answer.headers)
+  res.set('Content-Type', 'application/json; charset=utf-8')
+  res.set('Content-Length', String(payload.length))
+  res.end(payload)
+}

@@ -1,0 +1,75 @@
+import { isDeepStrictEqual } from 'node:util'
+import { badRequest } from '../http/api-error.ts'
+import type { StoredIntegration, StoredSubscriber } from '../store/records.ts'
+import type { TenantView } from '../store/store.ts'
+import type { OperationContext, OperationInput } from './operation-context.ts'
+import { presentSubscriber } from './present.ts'
+
+type Input = OperationInput<'upsertSubscriberCredentials'>
+type ChannelSettings = NonNullable<StoredSubscriber['channels']>[number]
+type Credentials = ChannelSettings['credentials']
+
+export async function upsertSubscriberCredentials({ store, tenant, input, now }: OperationContext<Input>) {
+  const { subscriberId } = input.path
+  const { providerId, integrationIdentifier, credentials } = input.body
+  return store.transact(tenant.key, (tx) => {
+    const subscriber = tx.subscriber(subscriberId)
+    if (!subscriber) throw badRequest('SUBSCRIBER_NOT_FOUND', `SubscriberId: ${subscriberId} not found`)
+    const integration = activeIntegrationFor(tx, providerId, integrationIdentifier)
+    if (!integration) {
+      throw badRequest(
+        'NO_ACTIVE_INTEGRATION',
+        `Subscribers environment (${tenant.environmentId}) do not have active ${providerId} integration.`,
+      )
+    }
+    const channels = subscriber.channels ?? []
+    const at = channels.findIndex((c) => c.providerId === providerId && c._integrationId === integration._id)
+    const entry: ChannelSettings =
+      at === -1
+        ? { providerId, integrationIdentifier: integration.identifier, _integrationId: integration._id, credentials: kept(credentials) }
+        : { ...channels[at]!, credentials: merge(channels[at]!.credentials, credentials) }
+    if (at !== -1 && isDeepStrictEqual(entry, channels[at])) return presentSubscriber(subscriber, tenant)
+    const next = {
+      ...subscriber,
+      channels: at === -1 ? [...channels, entry] : channels.map((c, i) => (i === at ? entry : c)),
+      updatedAt: now().toISOString(),
+    }
+    tx.putSubscriber(next)
+    return presentSubscriber(next, tenant)
+  })
+}
+
+/** The most recently created active integration of the provider (and identifier, when given). */
+function activeIntegrationFor(view: TenantView, providerId: string, identifier: string | undefined) {
+  let newest: StoredIntegration | undefined
+  for (const integration of view.integrations()) {
+    if (!integration.active || integration.providerId !== providerId) continue
+    if (identifier !== undefined && integration.identifier !== identifier) continue
+    if (!newest || isNewer(integration, newest)) newest = integration
+  }
+  return newest
+}
+
+const isNewer = (a: StoredIntegration, b: StoredIntegration) =>
+  a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a._id > b._id)
+
+/** Only these fields are stored; the service accepts and drops the rest. */
+function kept(sent: Credentials): Credentials {
+  const stored: Credentials = {}
+  if (sent.webhookUrl !== undefined) stored.webhookUrl = sent.webhookUrl
+  if (sent.channel !== undefined) stored.channel = sent.channel
+  if (sent.deviceTokens !== undefined) stored.deviceTokens = unique(sent.deviceTokens)
+  return stored
+}
+
+/** New tokens are appended after the old ones; an explicit `[]` clears them; absent leaves them. */
+function merge(old: Credentials, sent: Credentials): Credentials {
+  const update = kept(sent)
+  const merged = { ...old, ...update }
+  if (update.deviceTokens && update.deviceTokens.length > 0) {
+    merged.deviceTokens = unique([...(old.deviceTokens ?? []), ...update.deviceTokens])
+  }
+  return merged
+}
+
+const unique = (values: readonly string[]) => [...new Set(values)]

@@ -1,0 +1,48 @@
+import { badRequest, notFound } from '../http/api-error.ts'
+import type { StoredMessage } from '../store/records.ts'
+import type { OperationContext, OperationInput } from './operation-context.ts'
+import { presentMessage } from './present.ts'
+
+type Input = OperationInput<'markMessagesAs'>
+type MarkAs = Input['body']['markAs']
+
+export async function markMessagesAs({ store, tenant, input, now }: OperationContext<Input>) {
+  const { subscriberId } = input.path
+  const ids = messageIdsOf(input.body.messageId)
+  if (ids.length === 0) throw badRequest('MESSAGE_ID_REQUIRED', 'messageId is required')
+  return store.transact(tenant.key, (tx) => {
+    const subscriber = tx.subscriber(subscriberId)
+    if (!subscriber) throw notFound('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`)
+    const at = now().toISOString()
+    const updated: StoredMessage[] = []
+    for (const id of ids) {
+      const message = tx.message(id)
+      // Other subscribers' messages and unknown ids are passed over, as the service does.
+      if (!message || message._subscriberId !== subscriber._id) continue
+      const next = marked(message, input.body.markAs, at)
+      tx.putMessage(next)
+      updated.push(next)
+    }
+    return updated.map((message) => presentMessage(message, tenant))
+  })
+}
+
+/** A string is a comma-separated list; blanks are dropped and repeats kept once, first order. */
+function messageIdsOf(messageId: string | string[]): string[] {
+  const parts = typeof messageId === 'string' ? messageId.split(',') : messageId
+  return [...new Set(parts.map((id) => id.trim()).filter((id) => id !== ''))]
+}
+
+/** Keeps the states ordered, unseen < seen < read, so `read` always implies `seen`. */
+function marked(message: StoredMessage, markAs: MarkAs, at: string): StoredMessage {
+  switch (markAs) {
+    case 'read':
+      return { ...message, read: true, seen: true, lastReadDate: at, lastSeenDate: at }
+    case 'unread':
+      return { ...message, read: false, seen: true, lastReadDate: at, lastSeenDate: at }
+    case 'seen':
+      return { ...message, seen: true, lastSeenDate: at }
+    case 'unseen':
+      return { ...message, seen: false, read: false, lastSeenDate: at }
+  }
+}

@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto'
+
+/** Whose data a request sees: the API key names the tenant, and its ids derive from the key. */
+export interface Tenant {
+  readonly key: string
+  readonly organizationId: string
+  readonly environmentId: string
+}
+
+export function tenantFor(key: string): Tenant {
+  return { key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }
+}
+
+/** 24 lowercase hex characters, the same for the same key on every run. */
+function idFrom(kind: string, key: string): string {
+  return createHash('sha256').update(`${kind}\0${key}`).digest('hex').slice(0, 24)
+}

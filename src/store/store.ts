@@ -1,0 +1,43 @@
+import type { ConnectionIndex } from './connection-index.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
+
+/** What the service's rules may read of one tenant. */
+export interface TenantView {
+  subscriber(subscriberId: string): StoredSubscriber | undefined
+  integration(id: string): StoredIntegration | undefined
+  integrations(): Iterable<StoredIntegration>
+  message(id: string): StoredMessage | undefined
+  readonly connections: ConnectionIndex
+}
+
+/** A view that can also replace records; nothing is visible to others until the commit. */
+export interface TenantTransaction extends TenantView {
+  putSubscriber(record: StoredSubscriber): void
+  putIntegration(record: StoredIntegration): void
+  putMessage(record: StoredMessage): void
+}
+
+/**
+ * The store's port. Tenants are named by their API key. Every promise resolves only once the
+ * change is committed (in memory: at once; on disk or in a shared backend: once stored there).
+ */
+export interface Store {
+  /** Makes the tenant exist (from the seed) and marks it used; throws TenantLimitReached. */
+  open(tenant: string): Promise<void>
+  read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
+  /** Runs `work` serialized per tenant; a throw leaves nothing changed. */
+  transact<T>(tenant: string, work: (tx: TenantTransaction) => T): Promise<T>
+  exportState(tenant: string): Promise<TenantState>
+  /** Replaces the tenant's records; the caller has validated them. */
+  importState(tenant: string, state: TenantState): Promise<void>
+  reset(tenant: string): Promise<void>
+  resetAll(): Promise<void>
+}
+
+/** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */
+export class TenantLimitReached extends Error {
+  constructor(readonly maxTenants: number) {
+    super(`tenant limit of ${maxTenants} reached and every tenant holds writes`)
+    this.name = 'TenantLimitReached'
+  }
+}

@@ -1,0 +1,65 @@
+import type { StoredIntegration, StoredMessage, StoredSubscriber } from './records.ts'
+import type { TenantTransaction } from './store.ts'
+import type { TenantData } from './tenant-data.ts'
+
+/** Collects replaced records over a committed TenantData; `commit` builds the next value. */
+export class PendingTransaction implements TenantTransaction {
+  private readonly subscribers = new Map<string, StoredSubscriber>()
+  private readonly integrationChanges = new Map<string, StoredIntegration>()
+  private readonly messages = new Map<string, StoredMessage>()
+
+  constructor(private readonly data: TenantData) {}
+
+  get connections() {
+    return this.data.connections
+  }
+
+  subscriber(subscriberId: string) {
+    return this.subscribers.get(subscriberId) ?? this.data.subscribers.get(subscriberId)
+  }
+
+  integration(id: string) {
+    return this.integrationChanges.get(id) ?? this.data.integrations.get(id)
+  }
+
+  *integrations() {
+    for (const id of this.data.integrations.keys()) yield this.integration(id) as StoredIntegration
+  }
+
+  message(id: string) {
+    return this.messages.get(id) ?? this.data.messages.get(id)
+  }
+
+  putSubscriber(record: StoredSubscriber) {
+    this.subscribers.set(record.subscriberId, record)
+  }
+
+  putIntegration(record: StoredIntegration) {
+    if (!this.data.integrations.has(record._id)) throw new Error(`no integration ${record._id} to replace`)
+    this.integrationChanges.set(record._id, record)
+  }
+
+  putMessage(record: StoredMessage) {
+    this.messages.set(record._id, record)
+  }
+
+  /** The next TenantData, or undefined when nothing was written. */
+  commit(): TenantData | undefined {
+    const changed = this.subscribers.size + this.integrationChanges.size + this.messages.size > 0
+    if (!changed) return undefined
+    return {
+      subscribers: merged(this.data.subscribers, this.subscribers),
+      integrations: merged(this.data.integrations, this.integrationChanges),
+      messages: merged(this.data.messages, this.messages),
+      connections: this.data.connections,
+    }
+  }
+}
+
+/** Copy-on-write: an untouched collection is shared with the previous value. */
+function merged<T>(base: ReadonlyMap<string, T>, changes: ReadonlyMap<string, T>): ReadonlyMap<string, T> {
+  if (changes.size === 0) return base
+  const next = new Map(base)
+  for (const [key, value] of changes) next.set(key, value)
+  return next
+}
