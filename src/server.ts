@@ -33,7 +33,7 @@ let contracts: Promise<Contracts> | undefined
 export function loadContracts(): Promise<Contracts> {
   contracts ??= Promise.all([
     loadContract(API_DOCUMENT, ['ErrorDto']),
-    loadContract(ADMIN_DOCUMENT, ['StoredSubscriber', 'StoredIntegration', 'StoredMessage']),
+    loadContract(ADMIN_DOCUMENT),
   ]).then(([api, admin]) => ({ api, admin }))
   return contracts
 }
@@ -116,6 +116,7 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
   const app = await createApp({ ...options, host })
   const server = app.listen(options.port ?? 0, host)
   await once(server, 'listening')
+  warmInBackground(await loadContracts())
   const { port } = server.address() as AddressInfo
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -127,6 +128,16 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
         server.closeAllConnections()
       }),
   }
+}
+
+/** Compiles the validators no request has needed yet, one operation per turn of the event loop. */
+function warmInBackground({ api, admin }: Contracts): void {
+  const pending = [...api.operations.values(), ...admin.operations.values()]
+  const step = () => {
+    pending.shift()?.warm()
+    if (pending.length > 0) setImmediate(step)
+  }
+  setImmediate(step)
 }
 
 function stripUndefined<T extends object>(options: T): Partial<T> {

@@ -21,13 +21,15 @@ function makeAjv(options: Options): Ajv2020 {
 
 /**
  * Three option sets, one per kind of data: parameters arrive as strings and are coerced (a single
- * value becomes an array where the schema says array); bodies are never coerced and lose unknown
- * fields (they are ignored, not stored); responses are checked as they are, closed schemas and all.
+ * value becomes an array where the schema says array); bodies are never coerced, and lose the
+ * fields that an `additionalProperties: false` object does not know (ignored, not stored; `true`,
+ * not `all`, so the properties an `allOf` branch declares survive); responses are checked as
+ * they are, closed schemas and all.
  */
 export function createAjvInstances() {
   return {
     params: makeAjv({ coerceTypes: 'array', useDefaults: true }),
-    body: makeAjv({ removeAdditional: 'all' }),
+    body: makeAjv({ removeAdditional: true }),
     response: makeAjv({}),
   }
 }

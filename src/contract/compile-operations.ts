@@ -1,6 +1,7 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { AjvInstances } from './ajv-instances.ts'
-import type { Operation, ParamLocation } from './operation.ts'
+import type { Operation, ParamLocation, ResponseValidators } from './operation.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
 const LOCATIONS: readonly ParamLocation[] = ['path', 'query', 'header']
@@ -9,7 +10,7 @@ const JSON_TYPE = 'application/json'
 type Parameter = OpenAPIV3_1.ParameterObject
 type JsonSchema = Record<string, unknown>
 
-/** Compiles every operation of a dereferenced document, keyed by operationId. */
+/** Every operation of a dereferenced document, keyed by operationId. */
 export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances): Map<string, Operation> {
   const operations = new Map<string, Operation>()
   for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
@@ -19,6 +20,9 @@ export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances):
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${pathTemplate} has no operationId`)
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])] as Parameter[]
       const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
+      const params = once(() => ajv.params.compile(paramsSchema(parameters)))
+      const bodyValidator = body === undefined ? undefined : once(() => ajv.body.compile(body as JsonSchema))
+      const responses = lazyResponses(op, ajv)
       operations.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -27,13 +31,27 @@ export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances):
         successStatus: successStatusOf(op),
         requiresAuth: (op.security ?? doc.security ?? []).length > 0,
         takesBody: body !== undefined,
-        validateParams: ajv.params.compile(paramsSchema(parameters)),
-        validateBody: body === undefined ? undefined : ajv.body.compile(body as JsonSchema),
-        responseValidators: responseValidators(op, ajv),
+        get validateParams() {
+          return params()
+        },
+        get validateBody() {
+          return bodyValidator?.()
+        },
+        responseValidators: responses,
+        warm() {
+          params()
+          bodyValidator?.()
+          responses.warm()
+        },
       })
     }
   }
   return operations
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 function paramsSchema(parameters: Parameter[]): JsonSchema {
@@ -56,11 +74,15 @@ function successStatusOf(op: OpenAPIV3_1.OperationObject): number {
   return status
 }
 
-function responseValidators(op: OpenAPIV3_1.OperationObject, ajv: AjvInstances) {
-  const validators = new Map<number, ReturnType<typeof ajv.response.compile>>()
+function lazyResponses(op: OpenAPIV3_1.OperationObject, ajv: AjvInstances): ResponseValidators & { warm(): void } {
+  const compilers = new Map<number, () => ValidateFunction>()
   for (const [code, response] of Object.entries(op.responses ?? {})) {
     const schema = (response as OpenAPIV3_1.ResponseObject).content?.[JSON_TYPE]?.schema
-    if (schema) validators.set(Number(code), ajv.response.compile(schema as JsonSchema))
+    if (schema) compilers.set(Number(code), once(() => ajv.response.compile(schema as JsonSchema)))
   }
-  return validators
+  return {
+    get: (status) => compilers.get(status)?.(),
+    has: (status) => compilers.has(status),
+    warm: () => compilers.forEach((compile) => compile()),
+  }
 }

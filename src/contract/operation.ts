@@ -2,7 +2,16 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 
 export type ParamLocation = 'path' | 'query' | 'header'
 
-/** One operation of a document, with every validator it needs compiled once. */
+/** Validators by status code. */
+export interface ResponseValidators {
+  get(status: number): ValidateFunction | undefined
+  has(status: number): boolean
+}
+
+/**
+ * One operation of a document. Its validators are compiled once, on first use (or by `warm`),
+ * so that start-up does not wait for schemas no request has needed yet.
+ */
 export interface Operation {
   readonly operationId: string
   readonly method: string
@@ -17,7 +26,9 @@ export interface Operation {
   readonly validateParams: ValidateFunction
   /** Validates the body; strips unknown fields in place. */
   readonly validateBody: ValidateFunction | undefined
-  readonly responseValidators: ReadonlyMap<number, ValidateFunction>
+  readonly responseValidators: ResponseValidators
+  /** Compiles every validator now. */
+  warm(): void
 }
 
 export interface RequestParams {
