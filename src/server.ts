@@ -32,8 +32,8 @@ let contracts: Promise<Contracts> | undefined
 /** Both documents, loaded and compiled once per process: the validators hold no per-app state. */
 export function loadContracts(): Promise<Contracts> {
   contracts ??= Promise.all([
-    loadContract(API_DOCUMENT, ['ErrorDto']),
-    loadContract(ADMIN_DOCUMENT),
+    loadContract(API_DOCUMENT, { bodies: 'strip-unknown', componentNames: ['ErrorDto'] }),
+    loadContract(ADMIN_DOCUMENT, { bodies: 'exact' }),
   ]).then(([api, admin]) => ({ api, admin }))
   return contracts
 }

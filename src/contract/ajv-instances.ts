@@ -20,18 +20,22 @@ function makeAjv(options: Options): Ajv2020 {
 }
 
 /**
- * Three option sets, one per kind of data: parameters arrive as strings and are coerced (a single
- * value becomes an array where the schema says array); bodies are never coerced, and lose the
- * fields that an `additionalProperties: false` object does not know (ignored, not stored; `true`,
- * not `all`, so the properties an `allOf` branch declares survive); responses are checked as
- * they are, closed schemas and all.
+ * One option set per kind of data. Parameters arrive as strings and are coerced (a single value
+ * becomes an array where the schema says array). API bodies are never coerced and lose the fields
+ * a closed object does not know (ignored, not stored). That stripping happens in place, even
+ * inside an `anyOf` branch that then fails, so it only suits documents whose bodies branch on
+ * primitives, as the five operations' do; the admin API's stored records (whose step metadata is
+ * an `anyOf` of closed objects) are checked exactly instead. Responses are checked as they are.
  */
 export function createAjvInstances() {
   return {
     params: makeAjv({ coerceTypes: 'array', useDefaults: true }),
-    body: makeAjv({ removeAdditional: true }),
+    strippingBody: makeAjv({ removeAdditional: true }),
+    exactBody: makeAjv({}),
     response: makeAjv({}),
   }
 }
+
+export type BodyHandling = 'strip-unknown' | 'exact'
 
 export type AjvInstances = ReturnType<typeof createAjvInstances>

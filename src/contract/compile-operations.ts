@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import type { AjvInstances } from './ajv-instances.ts'
+import type { AjvInstances, BodyHandling } from './ajv-instances.ts'
 import type { Operation, ParamLocation, ResponseValidators } from './operation.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
@@ -11,7 +11,8 @@ type Parameter = OpenAPIV3_1.ParameterObject
 type JsonSchema = Record<string, unknown>
 
 /** Every operation of a dereferenced document, keyed by operationId. */
-export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances): Map<string, Operation> {
+export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances, bodies: BodyHandling): Map<string, Operation> {
+  const bodyAjv = bodies === 'exact' ? ajv.exactBody : ajv.strippingBody
   const operations = new Map<string, Operation>()
   for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -21,7 +22,7 @@ export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances):
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])] as Parameter[]
       const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
       const params = once(() => ajv.params.compile(paramsSchema(parameters)))
-      const bodyValidator = body === undefined ? undefined : once(() => ajv.body.compile(body as JsonSchema))
+      const bodyValidator = body === undefined ? undefined : once(() => bodyAjv.compile(body as JsonSchema))
       const responses = lazyResponses(op, ajv)
       operations.set(op.operationId, {
         operationId: op.operationId,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { createAjvInstances, type AjvInstances } from './ajv-instances.ts'
+import { createAjvInstances, type AjvInstances, type BodyHandling } from './ajv-instances.ts'
 import { compileOperations } from './compile-operations.ts'
 import { loadDocument } from './load-document.ts'
 import type { Operation } from './operation.ts'
@@ -17,7 +17,15 @@ export interface Contract {
   readonly schemas: ReadonlyMap<string, ValidateFunction>
 }
 
-export async function loadContract(file: string, componentNames: readonly string[] = [], ajv: AjvInstances = createAjvInstances()): Promise<Contract> {
+export interface ContractOptions {
+  bodies: BodyHandling
+  /** Component schemas to compile for use outside any operation. */
+  componentNames?: readonly string[]
+  ajv?: AjvInstances
+}
+
+export async function loadContract(file: string, options: ContractOptions): Promise<Contract> {
+  const { bodies, componentNames = [], ajv = createAjvInstances() } = options
   const document = await loadDocument(file)
   const components = document.components?.schemas ?? {}
   const schemas = new Map<string, ValidateFunction>()
@@ -26,7 +34,7 @@ export async function loadContract(file: string, componentNames: readonly string
     if (!schema) throw new Error(`${file} has no component schema ${name}`)
     schemas.set(name, ajv.response.compile(schema as Record<string, unknown>))
   }
-  return { document, operations: compileOperations(document, ajv), schemas }
+  return { document, operations: compileOperations(document, ajv, bodies), schemas }
 }
 
 export function schemaOf(contract: Contract, name: string): ValidateFunction {

@@ -24,7 +24,7 @@ export interface Operation {
   readonly takesBody: boolean
   /** Validates `{path, query, header}`; coerces and fills defaults in place. */
   readonly validateParams: ValidateFunction
-  /** Validates the body; strips unknown fields in place. */
+  /** Validates the body (stripping unknown fields in place, where the contract says so). */
   readonly validateBody: ValidateFunction | undefined
   readonly responseValidators: ResponseValidators
   /** Compiles every validator now. */

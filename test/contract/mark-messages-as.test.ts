@@ -1,0 +1,166 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MockServer } from '../../src/server.ts'
+import type { StoredMessage, TenantState } from '../../src/store/records.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+type Auth = ReturnType<typeof freshTenant>
+type MarkAs = 'read' | 'seen' | 'unread' | 'unseen'
+
+/** demo-subscriber-1's inbox: 01–05 unseen and unread, 06–08 seen and unread, 09–10 read. */
+const ADA = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
+const GRACES = '64f300000000000000000001'
+const UNKNOWN = '64f2000000000000000000ff'
+const [M1, M2, M3] = [ADA[0]!, ADA[1]!, ADA[2]!]
+
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server.close())
+
+const markAs = (auth: Auth, body: unknown, subscriberId = 'demo-subscriber-1') =>
+  request(server.url).post(`/v1/subscribers/${subscriberId}/messages/mark-as`).set(auth).send(body as object)
+
+async function messagesOf(auth: Auth): Promise<Map<string, StoredMessage>> {
+  const res = await request(server.url).get('/__admin/state').set(auth)
+  expect(res.status).toBe(200)
+  await expectContract('getState', res, 'admin')
+  return new Map((res.body as TenantState).messages.map((m) => [m._id, m]))
+}
+
+const idsOf = (res: request.Response) => (res.body as { _id: string }[]).map((m) => m._id)
+
+function expectNow(date: string | undefined, from: number, to: number, what: string) {
+  expect(date, what).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  const at = Date.parse(date!)
+  expect(at, what).toBeGreaterThanOrEqual(from)
+  expect(at, what).toBeLessThanOrEqual(to)
+}
+
+/** §2.5.3: the flags each markAs sets, and which dates become now (the others stay as they were). */
+const EFFECTS: Record<MarkAs, { flags: Partial<Pick<StoredMessage, 'read' | 'seen'>>; dates: ('lastReadDate' | 'lastSeenDate')[] }> = {
+  read: { flags: { read: true, seen: true }, dates: ['lastReadDate', 'lastSeenDate'] },
+  unread: { flags: { read: false, seen: true }, dates: ['lastReadDate', 'lastSeenDate'] },
+  seen: { flags: { seen: true }, dates: ['lastSeenDate'] },
+  unseen: { flags: { seen: false, read: false }, dates: ['lastSeenDate'] },
+}
+
+describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
+  it('seeds the well-known inbox of demo-subscriber-1 as documented', async () => {
+    const messages = await messagesOf(freshTenant())
+    const flags = ADA.map((id) => [messages.get(id)!.seen, messages.get(id)!.read])
+    expect(flags).toEqual([...Array(5).fill([false, false]), ...Array(3).fill([true, false]), ...Array(2).fill([true, true])])
+  })
+
+  it.each(Object.keys(EFFECTS) as MarkAs[])('markAs %s applies §2.5.3 to all ten messages', async (mark) => {
+    const auth = freshTenant()
+    const before = await messagesOf(auth)
+    const from = Date.now()
+    const res = await markAs(auth, { messageId: ADA, markAs: mark })
+    const to = Date.now()
+    expect(res.status).toBe(201)
+    await expectContract('markMessagesAs', res)
+    expect(idsOf(res)).toEqual(ADA)
+    const after = await messagesOf(auth)
+    const { flags, dates } = EFFECTS[mark]
+    for (const [index, id] of ADA.entries()) {
+      const old = before.get(id)!
+      const want: StoredMessage = { ...old, ...flags }
+      for (const field of ['lastReadDate', 'lastSeenDate'] as const) {
+        if (dates.includes(field)) expectNow(after.get(id)![field], from, to, `${id} ${field}`)
+        if (dates.includes(field)) want[field] = after.get(id)![field]
+      }
+      expect(after.get(id), id).toEqual(want)
+      const returned = (res.body as StoredMessage[])[index]!
+      expect(returned).toMatchObject({ _id: id, read: want.read, seen: want.seen })
+      expect(returned.lastSeenDate).toBe(want.lastSeenDate)
+      expect(returned.lastReadDate).toBe(want.lastReadDate)
+    }
+  })
+
+  it('keeps read ⇒ seen after every call of a mixed sequence', async () => {
+    const auth = freshTenant()
+    const marks: MarkAs[] = ['read', 'unseen', 'seen', 'read', 'unread', 'unseen', 'read', 'seen', 'unseen', 'unread']
+    for (const [step, mark] of marks.entries()) {
+      const ids = ADA.filter((_, i) => (i + step) % 3 !== 0)
+      const res = await markAs(auth, { messageId: ids.join(','), markAs: mark })
+      expect(res.status).toBe(201)
+      await expectContract('markMessagesAs', res)
+      for (const m of (await messagesOf(auth)).values()) {
+        expect(m.seen || !m.read, `${m._id} after step ${step} (${mark})`).toBe(true)
+      }
+    }
+  })
+
+  it.each([
+    ['a comma string', `${M1},${M2}`, [M1, M2]],
+    ['an array', [M1, M2], [M1, M2]],
+    ['a single string', M3, [M3]],
+    ['a comma string with blanks', `,${M1},, ,${M2},`, [M1, M2]],
+    ['an array with blanks', ['', M1, ' ', M2], [M1, M2]],
+    ['ids named twice, kept in first order', `${M3},${M1},${M3}`, [M3, M1]],
+    ['another subscriber’s and unknown ids among them', [M2, GRACES, UNKNOWN, M1], [M2, M1]],
+    ['only ids of others', [GRACES, UNKNOWN], []],
+  ])('accepts messageId as %s', async (_kind, messageId, expected) => {
+    const auth = freshTenant()
+    const before = await messagesOf(auth)
+    const res = await markAs(auth, { messageId, markAs: 'read' })
+    expect(res.status).toBe(201)
+    await expectContract('markMessagesAs', res)
+    expect(idsOf(res)).toEqual(expected)
+    const after = await messagesOf(auth)
+    for (const [id, message] of after) {
+      if (expected.includes(id)) expect(message, id).toMatchObject({ read: true, seen: true })
+      else expect(message, id).toEqual(before.get(id))
+    }
+    expect(after.has(UNKNOWN)).toBe(false)
+  })
+
+  it.each([[''], [','], [' , '], [[]], [['']], [['', ' ']]])('answers 400 when messageId %j holds no id', async (messageId) => {
+    const auth = freshTenant()
+    const res = await markAs(auth, { messageId, markAs: 'read' })
+    expect(res.status).toBe(400)
+    await expectContract('markMessagesAs', res)
+    expect(res.body.message).toBe('messageId is required')
+  })
+
+  const MARK_AS_MESSAGE = 'must be equal to one of the allowed values: read, seen, unread, unseen'
+  it.each([
+    ['messageId is missing', { markAs: 'read' }, ['messageId']],
+    ['messageId is a number', { messageId: 5, markAs: 'read' }, ['messageId']],
+    ['messageId holds a number', { messageId: [M1, 5], markAs: 'read' }, ['messageId.1']],
+    ['markAs is invalid', { messageId: M1, markAs: 'archived' }, ['markAs']],
+    ['markAs is missing', { messageId: M1 }, ['markAs']],
+    ['both are wrong', { messageId: 5, markAs: 'READ' }, ['messageId', 'markAs']],
+  ])('answers 422 when %s, listing the fields', async (_case, body, fields) => {
+    const auth = freshTenant()
+    const before = await messagesOf(auth)
+    const res = await markAs(auth, body)
+    expect(res.status).toBe(422)
+    await expectContract('markMessagesAs', res)
+    expect(res.body.message).toBe('Validation Error')
+    for (const field of fields) expect(res.body.errors, field).toHaveProperty([field])
+    if (fields.includes('markAs') && 'markAs' in body) expect(res.body.errors.markAs.messages).toEqual([MARK_AS_MESSAGE])
+    expect(await messagesOf(auth)).toEqual(before)
+  })
+
+  it('answers 404 for an unknown subscriber', async () => {
+    const res = await markAs(freshTenant(), { messageId: M1, markAs: 'read' }, 'nobody-here')
+    expect(res.status).toBe(404)
+    await expectContract('markMessagesAs', res)
+    expect(res.body.message).toBe('Subscriber nobody-here not found')
+  })
+
+  it('marks demo-subscriber-2’s messages only for demo-subscriber-2', async () => {
+    const auth = freshTenant()
+    const res = await markAs(auth, { messageId: [GRACES, M1], markAs: 'seen' }, 'demo-subscriber-2')
+    expect(res.status).toBe(201)
+    await expectContract('markMessagesAs', res)
+    expect(idsOf(res)).toEqual([GRACES])
+    const after = await messagesOf(auth)
+    expect(after.get(GRACES)).toMatchObject({ seen: true, read: false })
+    expect(after.get(M1)).toMatchObject({ seen: false, read: false })
+  })
+})

@@ -1,0 +1,202 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MockServer } from '../../src/server.ts'
+import { expectContract, expectErrorDto } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+type Auth = { Authorization: string }
+
+const CREDENTIALS = '/v1/subscribers/demo-subscriber-1/credentials'
+const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const MALFORMED = '{"providerId": "fcm", "credentials": '
+
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server.close())
+
+/** The two operations that take a body, with a valid body each. */
+const BODY_OPERATIONS = [
+  { id: 'upsertSubscriberCredentials', method: 'patch', path: CREDENTIALS },
+  { id: 'markMessagesAs', method: 'post', path: MARK_AS },
+] as const
+
+function sendRaw(method: 'patch' | 'post', path: string, auth: Auth | undefined, contentType: string, payload: string) {
+  const req = request(server.url)[method](path).set('Content-Type', contentType)
+  return (auth ? req.set(auth) : req).send(payload)
+}
+
+async function readAda(auth: Auth) {
+  const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+  expect(res.status).toBe(200)
+  await expectContract('getSubscriber', res)
+  return res.body
+}
+
+describe('reading the body', () => {
+  it.each(BODY_OPERATIONS)('$id: 400 naming the JSON problem for a malformed body', async ({ id, method, path }) => {
+    const res = await sendRaw(method, path, freshTenant(), 'application/json', MALFORMED)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toMatch(/JSON|Unexpected|position/i)
+    await expectContract(id, res)
+  })
+
+  it.each(BODY_OPERATIONS)('$id: 415 for a text/plain body', async ({ id, method, path }) => {
+    const res = await sendRaw(method, path, freshTenant(), 'text/plain', 'hello')
+    expect(res.status).toBe(415)
+    expect(res.body.message).toBe('Unsupported Media Type')
+    await expectContract(id, res)
+  })
+
+  it.each(BODY_OPERATIONS)('$id: 413 for a body over 1 MiB, nothing stored', async ({ id, method, path }) => {
+    const auth = freshTenant()
+    const payload = JSON.stringify({ providerId: 'fcm', messageId: 'x'.repeat(1_100_000), credentials: { deviceTokens: ['y'] }, markAs: 'read' })
+    const res = await sendRaw(method, path, auth, 'application/json', payload)
+    expect(res.status).toBe(413)
+    expect(res.body.message).toBe('Payload Too Large')
+    await expectContract(id, res)
+    expect((await readAda(auth)).channels[0].credentials.deviceTokens).toEqual(['fcm-token-ada-1'])
+  })
+
+  it('accepts a body just under 1 MiB', async () => {
+    const auth = freshTenant()
+    const token = 't'.repeat(1_000_000)
+    const res = await request(server.url).patch(CREDENTIALS).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
+    expect(res.status).toBe(200)
+    expect((await readAda(auth)).channels[0].credentials.deviceTokens).toEqual(['fcm-token-ada-1', token])
+  })
+
+  it.each([
+    ['a JSON body', 'application/json', '{"anything": 1}'],
+    ['a text body', 'text/plain', 'hello'],
+  ])('ignores %s sent to set-primary, which takes none', async (_name, contentType, payload) => {
+    const req = request(server.url).post('/v1/integrations/64f100000000000000000002/set-primary').set(freshTenant())
+    const res = await req.set('Content-Type', contentType).send(payload)
+    expect(res.status).toBe(200)
+    expect(res.body.primary).toBe(true)
+    await expectContract('setPrimaryIntegration', res)
+  })
+})
+
+describe('unknown routes', () => {
+  it.each([
+    ['GET', '/v1/nope', undefined],
+    ['GET', '/v3/subscribers/demo-subscriber-1', undefined],
+    ['DELETE', '/v2/subscribers/demo-subscriber-1', undefined],
+    ['PUT', '/v1/subscribers/demo-subscriber-1/credentials', 'ApiKey k'],
+    ['GET', '/v1/subscribers/demo-subscriber-1/credentials', 'Bearer x'],
+    ['POST', '/v1/channel-connections', undefined],
+  ])('%s %s → 404 Cannot <METHOD> <path>, before any authentication', async (method, path, authorization) => {
+    let req = request(server.url)[method.toLowerCase() as 'get'](path)
+    if (authorization) req = req.set('Authorization', authorization)
+    const res = await req
+    expect(res.status).toBe(404)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.body.message).toBe(`Cannot ${method} ${path}`)
+    expect(res.body.statusCode).toBe(404)
+    await expectErrorDto(res.body)
+  })
+})
+
+describe('422: the document', () => {
+  it.each([
+    [
+      'credentials, every field wrong',
+      'upsertSubscriberCredentials',
+      'patch',
+      CREDENTIALS,
+      { providerId: 'nope', integrationIdentifier: 5, credentials: { deviceTokens: 'x', webhookUrl: 3, channel: false } },
+      ['providerId', 'integrationIdentifier', 'credentials.deviceTokens', 'credentials.webhookUrl', 'credentials.channel'],
+    ],
+    ['credentials, both required fields missing', 'upsertSubscriberCredentials', 'patch', CREDENTIALS, {}, ['providerId', 'credentials']],
+    ['mark-as, both fields wrong', 'markMessagesAs', 'post', MARK_AS, { messageId: 5, markAs: 'done' }, ['messageId', 'markAs']],
+  ] as const)('lists every problem: %s', async (_name, id, method, path, body, fields) => {
+    const auth = freshTenant()
+    const res = await request(server.url)[method](path).set(auth).send(body)
+    expect(res.status).toBe(422)
+    expect(res.body.message).toBe('Validation Error')
+    expect(Object.keys(res.body.errors).sort()).toEqual([...fields].sort())
+    for (const field of fields) expect(res.body.errors[field].messages.length, field).toBeGreaterThan(0)
+    await expectContract(id, res)
+    expect((await readAda(auth)).updatedAt).toBe('2024-06-01T12:00:00.000Z')
+  })
+
+  it('names the rule broken and echoes the value sent', async () => {
+    const res = await request(server.url).post(MARK_AS).set(freshTenant()).send({ messageId: 'a', markAs: 'done' })
+    expect(res.status).toBe(422)
+    expect(res.body.errors.markAs).toEqual({ messages: ['must be equal to one of the allowed values: read, seen, unread, unseen'], value: 'done' })
+    await expectContract('markMessagesAs', res)
+  })
+
+  it('lists every problem of the query', async () => {
+    const res = await request(server.url).get('/v1/channel-connections?limit=101&orderBy=name&orderDirection=up').set(freshTenant())
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.body.errors).sort()).toEqual(['limit', 'orderBy', 'orderDirection'])
+    expect(res.body.errors.limit.messages).toContain('must be <= 100')
+    await expectContract('listChannelConnections', res)
+  })
+})
+
+describe('extra and hostile body fields', () => {
+  it('ignores extra fields and does not store them', async () => {
+    const auth = freshTenant()
+    const body = { providerId: 'fcm', credentials: { deviceTokens: ['t-x'], secret: 's' }, extra: 1, subscriberId: 'hijack', _id: 'other' }
+    const res = await request(server.url).patch(CREDENTIALS).set(auth).send(body)
+    expect(res.status).toBe(200)
+    await expectContract('upsertSubscriberCredentials', res)
+    const ada = await readAda(auth)
+    expect(ada).not.toHaveProperty('extra')
+    expect(ada.subscriberId).toBe('demo-subscriber-1')
+    expect(ada._id).toBe('64f000000000000000000001')
+    expect(ada.channels[0].credentials).toEqual({ deviceTokens: ['fcm-token-ada-1', 't-x'] })
+    const mark = await request(server.url).post(MARK_AS).set(auth).send({ messageId: '64f200000000000000000001', markAs: 'seen', extra: true })
+    expect(mark.status).toBe(201)
+    expect(mark.body[0]).not.toHaveProperty('extra')
+    await expectContract('markMessagesAs', mark)
+  })
+
+  it.each([
+    ['credentials', 'patch', CREDENTIALS, '{"providerId":"fcm","credentials":{"deviceTokens":["p"],"__proto__":{"polluted":true}},"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'],
+    ['mark-as', 'post', MARK_AS, '{"messageId":"64f200000000000000000001","markAs":"read","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'],
+    ['credentials as __proto__', 'patch', CREDENTIALS, '{"providerId":"fcm","credentials":{"__proto__":{"deviceTokens":["p"]}}}'],
+  ] as const)('does not pollute Object.prototype through a %s body', async (_name, method, path, payload) => {
+    const auth = freshTenant()
+    const res = await sendRaw(method, path, auth, 'application/json', payload)
+    expect(res.status).toBeGreaterThanOrEqual(200)
+    expect(res.status).toBeLessThan(500)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(Object.prototype).not.toHaveProperty('polluted')
+    expect(Object.prototype).not.toHaveProperty('deviceTokens')
+    const ada = await readAda(auth)
+    expect(ada).not.toHaveProperty('polluted')
+    expect(Object.keys(ada.channels[0].credentials)).toEqual(['deviceTokens'])
+  })
+})
+
+describe('order of checks', () => {
+  const noAuth = undefined
+  it.each([
+    ['auth (401) before a malformed body', noAuth, 'application/json', MALFORMED, 401],
+    ['auth (401) before 415', noAuth, 'text/plain', 'x', 401],
+    ['auth (401) before 413', noAuth, 'application/json', JSON.stringify({ p: 'x'.repeat(1_100_000) }), 401],
+    ['a malformed body (400) before the document (422)', 'ok', 'application/json', '{"providerId": "nope", ', 400],
+    ['415 before the document (422)', 'ok', 'text/plain', '{"providerId":"nope"}', 415],
+  ] as const)('%s', async (_name, auth, contentType, payload, status) => {
+    const res = await sendRaw('patch', CREDENTIALS, auth ? freshTenant() : undefined, contentType, payload)
+    expect(res.status).toBe(status)
+    await expectContract('upsertSubscriberCredentials', res)
+  })
+
+  it('a malformed body (400) before the unknown subscriber (400 of the operation)', async () => {
+    const res = await sendRaw('patch', '/v1/subscribers/nobody/credentials', freshTenant(), 'application/json', MALFORMED)
+    expect(res.status).toBe(400)
+    expect(res.body.message).not.toBe('SubscriberId: nobody not found')
+  })
+
+  it('the document (422) before the operation rules (unknown subscriber)', async () => {
+    const res = await request(server.url).post('/v1/subscribers/nobody/messages/mark-as').set(freshTenant()).send({ messageId: 'a', markAs: 'done' })
+    expect(res.status).toBe(422)
+    await expectContract('markMessagesAs', res)
+  })
+})
