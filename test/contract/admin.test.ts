@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type MockServer } from '../../src/server.ts'
 import type { TenantState } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 type Auth = ReturnType<typeof freshTenant>
@@ -16,12 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-async function stateOf(auth: Auth, url = server.url): Promise<TenantState> {
-  const res = await request(url).get('/__admin/state').set(auth)
-  expect(res.status).toBe(200)
-  await expectContract('getState', res, 'admin')
-  return res.body as TenantState
-}
+const stateOf = (auth: Auth, url = server.url) => readState(url, auth)
 
 /** A write through the API, so a tenant differs from its seed. */
 async function markFirstRead(auth: Auth, url = server.url) {

@@ -1,8 +1,9 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/server.ts'
-import type { StoredMessage, TenantState } from '../../src/store/records.ts'
+import type { StoredMessage } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 type Auth = ReturnType<typeof freshTenant>
@@ -24,10 +25,7 @@ const markAs = (auth: Auth, body: unknown, subscriberId = 'demo-subscriber-1') =
   request(server.url).post(`/v1/subscribers/${subscriberId}/messages/mark-as`).set(auth).send(body as object)
 
 async function messagesOf(auth: Auth): Promise<Map<string, StoredMessage>> {
-  const res = await request(server.url).get('/__admin/state').set(auth)
-  expect(res.status).toBe(200)
-  await expectContract('getState', res, 'admin')
-  return new Map((res.body as TenantState).messages.map((m) => [m._id, m]))
+  return new Map((await readState(server.url, auth)).messages.map((m) => [m._id, m]))
 }
 
 const idsOf = (res: request.Response) => (res.body as { _id: string }[]).map((m) => m._id)

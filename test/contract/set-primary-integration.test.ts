@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/server.ts'
 import type { StoredIntegration, TenantState } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 type Auth = ReturnType<typeof freshTenant>
@@ -21,12 +22,7 @@ afterAll(() => server.close())
 
 const setPrimary = (auth: Auth, id: string) => request(server.url).post(`/v1/integrations/${id}/set-primary`).set(auth)
 
-async function stateOf(auth: Auth): Promise<TenantState> {
-  const res = await request(server.url).get('/__admin/state').set(auth)
-  expect(res.status).toBe(200)
-  await expectContract('getState', res, 'admin')
-  return res.body as TenantState
-}
+const stateOf = (auth: Auth) => readState(server.url, auth)
 
 const byId = (state: TenantState) => new Map(state.integrations.map((i) => [i._id, i]))
 
