@@ -12,6 +12,8 @@ export interface ServerConfig {
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
+  /** Calls kept per tenant in the request journal. */
+  journalSize: number
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
   adminToken: string | undefined
   responseValidation: ResponseValidation
@@ -25,6 +27,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   volumes: { subscribers: 50, channelConnections: 120 },
   apiKeys: [],
   maxTenants: 1000,
+  journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',
   logLevel: 'info',

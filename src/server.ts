@@ -7,6 +7,7 @@ import { ADMIN_DOCUMENT, API_DOCUMENT, loadContract, schemaOf, type Contract } f
 import { adminGuard } from './http/admin-guard.ts'
 import { ApiError } from './http/api-error.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
+import { RequestJournal } from './journal/request-journal.ts'
 import { createLogger } from './http/logger.ts'
 import { errorAnswer, operationRoute, type RouteDependencies } from './http/operation-route.ts'
 import { requestLog } from './http/request-log.ts'
@@ -61,7 +62,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.locals.config = config
   app.use(requestLog(logger))
 
-  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now() })
+  const journal = new RequestJournal(config.journalSize)
+  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal })
   const adminDeps: RouteDependencies = { ...base, bodyLimit: ADMIN_BODY_LIMIT }
   mountOperations(app, admin, { getHealth: adminRoutes.getHealth }, adminDeps)
   const guarded = express.Router()
@@ -71,7 +73,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(guarded)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
-  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency })
+  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal })
 
   const errorDto = schemaOf(api, 'ErrorDto')
   app.use((req: Request, res: Response) => {

@@ -1,6 +1,9 @@
 import { validationFailed } from '../http/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
+import type { RequestJournal } from '../journal/request-journal.ts'
+import { journalHandlers } from './journal-handlers.ts'
+import { snapshotHandlers } from './snapshot-handlers.ts'
 import { invariantProblems } from './state-invariants.ts'
 
 type AdminOperations = import('../contract/admin-types.ts').operations
@@ -8,11 +11,14 @@ type AdminOperations = import('../contract/admin-types.ts').operations
 export interface AdminInfo {
   version: string
   startedAt: number
+  journal: RequestJournal
 }
 
 /** The control plane's handlers, keyed by the operationIds of spec/admin.yaml. */
 export function adminHandlers(info: AdminInfo): Record<keyof AdminOperations, Handler> {
   return {
+    ...snapshotHandlers,
+    ...journalHandlers(info.journal),
     getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000 }),
 
     getState: async ({ store, tenant }) => store.exportState(tenant.key),

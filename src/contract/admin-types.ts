@@ -68,10 +68,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the tenant's snapshots */
+        get: operations["listSnapshots"];
+        put?: never;
+        /**
+         * Save the tenant's state under a name
+         * @description Keeps the tenant's current records under `name` (replacing a snapshot of that name). Snapshots share records with the live state, so saving and restoring cost next to nothing.
+         */
+        post: operations["saveSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/snapshots/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put the tenant back to a snapshot */
+        post: operations["restoreSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/snapshots/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a snapshot */
+        delete: operations["deleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's request journal
+         * @description The most recent calls of the five operations made with this tenant's key, oldest first, each with its bodies (cut at 16 KiB) and any contract violation of its answer.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        /** Empty the tenant's request journal */
+        delete: operations["clearRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/requests/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that an operation was called as expected
+         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset), and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
+         */
+        post: operations["verifyRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One call recorded in the journal */
+        JournalEntry: {
+            /** @description Position in the tenant's journal, increasing */
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the call arrived
+             */
+            time: string;
+            /** @description The operation called */
+            operationId: string;
+            /** @description HTTP method */
+            method: string;
+            /** @description Path without the query string */
+            path: string;
+            /** @description Query parameters as sent (repeated ones as arrays) */
+            query: {
+                [key: string]: string | string[];
+            };
+            /** @description Status of the answer */
+            status: number;
+            /** @description Time to answer, in milliseconds */
+            durationMs: number;
+            /** @description The request body (JSON text cut at 16 KiB when larger) */
+            requestBody?: unknown;
+            /** @description The response body (JSON text cut at 16 KiB when larger) */
+            responseBody?: unknown;
+            /** @description True when a body was cut */
+            truncated?: boolean;
+            /** @description Contract violations of the answer, if any */
+            violations?: Record<string, unknown>[];
+        };
+        /** @description Recorded calls, oldest first */
+        RequestList: {
+            requests: components["schemas"]["JournalEntry"][];
+        };
+        /** @description How many recorded calls were removed */
+        ClearedRequests: {
+            /** @description Number of entries removed */
+            cleared: number;
+        };
+        /** @description An expectation about the calls of one operation */
+        VerifyRequest: {
+            /** @description The operation expected to have been called */
+            operationId: string;
+            /** @description Exactly this many matching calls */
+            count?: number;
+            /** @description At least this many matching calls */
+            atLeast?: number;
+            /** @description A deep subset every counted call's request body must contain */
+            bodyMatches?: Record<string, unknown>;
+        };
+        /** @description The expectation holds */
+        VerifyResult: {
+            /** @description Number of matching calls */
+            matched: number;
+        };
+        /** @description Letters, digits, `.`, `_` and `-`; at most 100 characters */
+        SnapshotName: string;
+        /** @description Which name to save the tenant's state under */
+        SnapshotRequest: {
+            name: components["schemas"]["SnapshotName"];
+        };
+        /** @description A saved state of the tenant */
+        SnapshotInfo: {
+            name: components["schemas"]["SnapshotName"];
+            /**
+             * Format: date-time
+             * @description When the snapshot was saved
+             */
+            createdAt: string;
+            counts: components["schemas"]["StateSummary"];
+        };
+        /** @description The tenant's snapshots, oldest first */
+        SnapshotList: {
+            snapshots: components["schemas"]["SnapshotInfo"][];
+        };
         /**
          * @description Health of the server
          * @example {
@@ -1031,7 +1204,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Name of the snapshot */
+        SnapshotName: components["schemas"]["SnapshotName"];
+    };
     requestBodies: never;
     headers: {
         /** @description Seconds to wait before retrying */
@@ -1140,6 +1316,223 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the snapshot */
+                name: components["parameters"]["SnapshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the snapshot */
+                name: components["parameters"]["SnapshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Only calls of this operation */
+                operationId?: string;
+                /** @description Only calls with this HTTP method */
+                method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+                /** @description Only calls to this exact path (no query string) */
+                path?: string;
+                /** @description Only answers with this status */
+                status?: number;
+                /** @description Only calls made at or after this time */
+                since?: string;
+                /** @description At most this many, the most recent */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClearedRequests"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The expectation holds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Expectation Failed (`ctx` holds `matched`, `expected` and the calls `seen`) */
+            417: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express'
+import type { Request, RequestHandler, Response } from 'express'
 import type { Operation, RequestParams } from '../contract/operation.ts'
 import { parseQuery } from '../contract/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
@@ -9,6 +9,7 @@ import { ApiError } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { errorBody } from './error-body.ts'
 import type { IdempotencyRecords } from './idempotency.ts'
+import type { RequestJournal } from '../journal/request-journal.ts'
 import { readJsonBody } from './read-body.ts'
 import { checkedAnswer, sendJson, type Answer, type ResponseCheck } from './respond.ts'
 
@@ -18,45 +19,79 @@ export interface RouteDependencies extends ResponseCheck {
   bodyLimit: string
   /** Absent for routes that ignore the idempotency header (the admin API). */
   idempotency?: IdempotencyRecords
+  /** Absent for routes whose calls are not recorded (the admin API). */
+  journal?: RequestJournal
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 const RETRY_LATER = 'Please wait some time, then try again.'
 
+/** What one call learned on its way in, for the steps after the answer. */
+interface CallState {
+  tenantKey?: string
+  body?: unknown
+  /** Set when this call opened an idempotency record that its answer must close. */
+  recording?: { tenant: string; key: string }
+}
+
 /**
  * One operation's request path, in the order of behaviour.md §1.3: authentication, tenant,
- * body, idempotency, document, then the handler's rules. Every answer is checked on the way out.
+ * body, idempotency, document, then the handler's rules. Every answer is checked on the way out,
+ * closes its idempotency record and is journaled.
  */
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): RequestHandler {
   return async (req, res) => {
+    const started = performance.now()
+    const arrived = deps.now()
     const idempotencyKey = idempotencyKeyOf(req)
-    const echo = idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey }
-    let tenantKey: string | undefined
-    let recording: { tenant: string; key: string } | undefined
-    let answer: Answer
-    try {
-      tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
-      const tenant = tenantFor(tenantKey ?? '')
-      if (tenantKey !== undefined) await openTenant(deps, tenantKey)
-      const body = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
-      if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
-        const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, { method: req.method, path: req.path, body }, Date.now())
-        if (outcome.kind === 'replay') {
-          return sendJson(res, { ...outcome, headers: { ...echo, 'Idempotency-Replay': 'true' } })
-        }
-        recording = { tenant: tenantKey, key: idempotencyKey }
-      }
-      const input = validateRequest(operation, paramsOf(req), body)
-      // The handler map is keyed by operationId; its input type is the one this operation validated.
-      const result = await handler({ store: deps.store, tenant, input: input as never, now: deps.now })
-      answer = { status: operation.successStatus, body: result }
-    } catch (error) {
-      answer = errorAnswer(error, req, deps)
-    }
+    const call: CallState = {}
+    let answer = await answerOf(operation, handler, deps, req, res, idempotencyKey, call).catch((error: unknown) =>
+      errorAnswer(error, req, deps),
+    )
     answer = checkedAnswer(answer, operation.responseValidators.get(answer.status), req.originalUrl, deps)
-    if (recording) deps.idempotency?.finish(recording.tenant, recording.key, answer.status, answer.body)
+    if (call.recording) deps.idempotency?.finish(call.recording.tenant, call.recording.key, answer.status, answer.body)
+    if (call.tenantKey !== undefined) {
+      deps.journal?.record(call.tenantKey, {
+        time: arrived.toISOString(),
+        operationId: operation.operationId,
+        method: req.method,
+        path: req.path,
+        query: parseQuery(req.url),
+        status: answer.status,
+        durationMs: performance.now() - started,
+        requestBody: call.body,
+        responseBody: answer.body,
+        ...(answer.violations ? { violations: answer.violations } : {}),
+      })
+    }
+    const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
     sendJson(res, { ...answer, headers: { ...answer.headers, ...echo } })
   }
+}
+
+async function answerOf(
+  operation: Operation,
+  handler: Handler,
+  deps: RouteDependencies,
+  req: Request,
+  res: Response,
+  idempotencyKey: string | undefined,
+  call: CallState,
+): Promise<Answer> {
+  const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
+  if (tenantKey !== undefined) await openTenant(deps, tenantKey)
+  call.tenantKey = tenantKey
+  call.body = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
+  if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
+    const request = { method: req.method, path: req.path, body: call.body }
+    const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
+    if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
+    call.recording = { tenant: tenantKey, key: idempotencyKey }
+  }
+  const input = validateRequest(operation, paramsOf(req), call.body)
+  // The handler map is keyed by operationId; its input type is the one this operation validated.
+  const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
+  return { status: operation.successStatus, body: result }
 }
 
 async function openTenant(deps: RouteDependencies, tenantKey: string): Promise<void> {

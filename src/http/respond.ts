@@ -4,10 +4,18 @@ import type { Logger } from './logger.ts'
 
 export type ResponseValidation = 'strict' | 'warn' | 'off'
 
+export type Violation = {
+  instancePath?: string
+  schemaPath?: string
+  message: string
+}
+
 export interface Answer {
   status: number
   body: unknown
   headers?: Record<string, string>
+  /** What the contract check found wrong with the answer as the handler made it. */
+  violations?: Violation[]
 }
 
 export interface ResponseCheck {
@@ -25,8 +33,9 @@ export function checkedAnswer(answer: Answer, validate: ValidateFunction | undef
   const violations = violationsOf(answer, validate)
   if (violations.length === 0) return answer
   check.logger.error('response failed contract validation', { path, status: answer.status, violations })
-  if (check.mode === 'warn') return answer
+  if (check.mode === 'warn') return { ...answer, violations }
   return {
+    violations,
     status: 500,
     body: {
       statusCode: 500,
@@ -39,7 +48,7 @@ export function checkedAnswer(answer: Answer, validate: ValidateFunction | undef
   }
 }
 
-function violationsOf(answer: Answer, validate: ValidateFunction | undefined) {
+function violationsOf(answer: Answer, validate: ValidateFunction | undefined): Violation[] {
   if (!validate) return [{ message: `status ${answer.status} is not documented for this operation` }]
   if (validate(answer.body)) return []
   return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword }))

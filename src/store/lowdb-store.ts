@@ -1,13 +1,20 @@
 import { Low, Memory, type Adapter } from 'lowdb'
 import type { TenantState } from './records.ts'
-import type { Store, TenantView } from './store.ts'
-import { tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
+import type { SnapshotInfo, Store, TenantView } from './store.ts'
+import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 
-/** Everything the store keeps: each tenant's committed records, by API key. */
+/** A tenant's records as they were at `createdAt`: a reference, since records never change. */
+export interface Snapshot {
+  data: TenantData
+  createdAt: string
+}
+
+/** Everything the store keeps, by API key: each tenant's committed records and its snapshots. */
 export interface StoreData {
   tenants: Map<string, TenantData>
+  snapshots: Map<string, Map<string, Snapshot>>
 }
 
 export interface LowdbStoreOptions {
@@ -21,7 +28,7 @@ export interface LowdbStoreOptions {
 /** The store port on lowdb: a Low<StoreData> written after every committed change. */
 export function createLowdbStore(options: LowdbStoreOptions): Store {
   const base = tenantDataFromState(options.seed)
-  const db = new Low<StoreData>(options.adapter ?? new Memory<StoreData>(), { tenants: new Map() })
+  const db = new Low<StoreData>(options.adapter ?? new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map() })
   const registry = new TenantRegistry(options.maxTenants)
   const queues = new Map<string, Promise<unknown>>()
 
@@ -29,6 +36,12 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
     const data = db.data.tenants.get(tenant)
     if (!data) throw new Error(`tenant was not opened before use`)
     return data
+  }
+
+  const snapshotsOf = (tenant: string): Map<string, Snapshot> => {
+    let snapshots = db.data.snapshots.get(tenant)
+    if (!snapshots) db.data.snapshots.set(tenant, (snapshots = new Map()))
+    return snapshots
   }
 
   const commit = async (tenant: string, next: TenantData) => {
@@ -49,6 +62,7 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
       const { created, evicted } = registry.admit(tenant)
       if (evicted !== undefined) {
         db.data.tenants.delete(evicted)
+        db.data.snapshots.delete(evicted)
         queues.delete(evicted)
       }
       if (created) db.data.tenants.set(tenant, base)
@@ -88,6 +102,45 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
     async resetAll() {
       await Promise.all([...registry.keys()].map((tenant) => store.reset(tenant)))
     },
+
+    saveSnapshot(tenant, name, at) {
+      return serialized(tenant, async () => {
+        const snapshots = snapshotsOf(tenant)
+        const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
+        snapshots.delete(name)
+        snapshots.set(name, snapshot)
+        // A tenant holding snapshots is never dropped to make room for another.
+        registry.pin(tenant)
+        await db.write()
+        return infoOf(name, snapshot)
+      })
+    },
+
+    async listSnapshots(tenant) {
+      return [...snapshotsOf(tenant)].map(([name, snapshot]) => infoOf(name, snapshot))
+    },
+
+    restoreSnapshot(tenant, name) {
+      return serialized(tenant, async () => {
+        const snapshot = snapshotsOf(tenant).get(name)
+        if (!snapshot) return undefined
+        await commit(tenant, snapshot.data)
+        return infoOf(name, snapshot)
+      })
+    },
+
+    deleteSnapshot(tenant, name) {
+      return serialized(tenant, async () => {
+        const snapshots = snapshotsOf(tenant)
+        const snapshot = snapshots.get(name)
+        if (!snapshot) return undefined
+        snapshots.delete(name)
+        await db.write()
+        return infoOf(name, snapshot)
+      })
+    },
   }
   return store
 }
+
+const infoOf = (name: string, snapshot: Snapshot): SnapshotInfo => ({ name, createdAt: snapshot.createdAt, counts: countsOf(snapshot.data) })

@@ -32,6 +32,25 @@ export interface Store {
   importState(tenant: string, state: TenantState): Promise<void>
   reset(tenant: string): Promise<void>
   resetAll(): Promise<void>
+  /** Keeps the tenant's current records under `name`, replacing an older one of that name. */
+  saveSnapshot(tenant: string, name: string, at: Date): Promise<SnapshotInfo>
+  listSnapshots(tenant: string): Promise<SnapshotInfo[]>
+  /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
+  restoreSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
+  deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
+}
+
+export interface StateCounts {
+  subscribers: number
+  integrations: number
+  channelConnections: number
+  messages: number
+}
+
+export interface SnapshotInfo {
+  name: string
+  createdAt: string
+  counts: StateCounts
 }
 
 /** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */

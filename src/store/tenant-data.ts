@@ -1,5 +1,6 @@
 import { ConnectionIndex } from './connection-index.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
+import type { StateCounts } from './store.ts'
 
 /**
  * One tenant's records. Immutable and shared: tenants start from the same seeded value, a write
@@ -21,6 +22,15 @@ export function tenantDataFromState(state: TenantState): TenantData {
     integrations: new Map(state.integrations.map((i) => [i._id, i])),
     messages: new Map(state.messages.map((m) => [m._id, m])),
     connections: ConnectionIndex.build(state.channelConnections),
+  }
+}
+
+export function countsOf(data: TenantData): StateCounts {
+  return {
+    subscribers: data.subscribers.size,
+    integrations: data.integrations.size,
+    channelConnections: data.connections.size,
+    messages: data.messages.size,
   }
 }
 

@@ -1,3 +1,4 @@
+import { RequestJournal } from '../../src/journal/request-journal.ts'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import request from 'supertest'
@@ -188,7 +189,7 @@ describe('the OpenAPI documents', () => {
   const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const
   it.each([
     ['api', Object.keys(handlers)],
-    ['admin', Object.keys(adminHandlers({ version: 'test', startedAt: 0 }))],
+    ['admin', Object.keys(adminHandlers({ version: 'test', startedAt: 0, journal: new RequestJournal(1) }))],
   ] as const)('the %s document’s operationIds equal the handler keys', async (name, keys) => {
     const { document } = (await loadContracts())[name]
     const ids = Object.values(document.paths ?? {}).flatMap((item) => METHODS.map((m) => item?.[m]?.operationId).filter((id) => id !== undefined))

@@ -1,0 +1,31 @@
+import { ApiError } from '../http/api-error.ts'
+import { isDeepSubset } from '../journal/deep-subset.ts'
+import type { JournalFilter, RequestJournal } from '../journal/request-journal.ts'
+import type { OperationContext } from '../resources/operation-context.ts'
+
+type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
+
+/** Calls shown in a failed verification's `ctx`, the most recent. */
+const SEEN_SHOWN = 20
+
+export function journalHandlers(journal: RequestJournal) {
+  return {
+    listRequests: async ({ tenant, input }: OperationContext<{ query: JournalFilter }>) => ({
+      requests: journal.list(tenant.key, input.query),
+    }),
+
+    clearRequests: async ({ tenant }: OperationContext<unknown>) => ({ cleared: journal.clear(tenant.key) }),
+
+    verifyRequests: async ({ tenant, input }: OperationContext<{ body: AdminSchemas['VerifyRequest'] }>) => {
+      const { operationId, count, atLeast, bodyMatches } = input.body
+      const calls = journal.list(tenant.key, { operationId })
+      const matched = calls.filter((call) => bodyMatches === undefined || isDeepSubset(bodyMatches, call.requestBody))
+      const holds = count !== undefined ? matched.length === count : matched.length >= (atLeast ?? 1)
+      if (holds) return { matched: matched.length }
+      const expected = count !== undefined ? `exactly ${count}` : `at least ${atLeast ?? 1}`
+      throw new ApiError(417, 'EXPECTATION_FAILED', `Expected ${expected} call(s) of ${operationId}, matched ${matched.length}`, {
+        ctx: { matched: matched.length, expected: input.body, seen: calls.slice(-SEEN_SHOWN) },
+      })
+    },
+  }
+}

@@ -1,0 +1,66 @@
+type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
+export type JournalEntry = AdminSchemas['JournalEntry']
+
+export interface JournalFilter {
+  operationId?: string
+  method?: string
+  path?: string
+  status?: number
+  /** ISO time; entries at or after it. */
+  since?: string
+  /** The most recent `limit` entries. */
+  limit?: number
+}
+
+/** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
+export const BODY_LIMIT = 16 * 1024
+
+/** The last `size` calls of each tenant, oldest first, dropped as new ones arrive. */
+export class RequestJournal {
+  private readonly tenants = new Map<string, { next: number; entries: JournalEntry[] }>()
+
+  constructor(private readonly size: number) {}
+
+  record(tenant: string, entry: Omit<JournalEntry, 'id'>): void {
+    if (this.size === 0) return
+    let journal = this.tenants.get(tenant)
+    if (!journal) this.tenants.set(tenant, (journal = { next: 1, entries: [] }))
+    const request = bounded(entry.requestBody)
+    const response = bounded(entry.responseBody)
+    const kept: JournalEntry = { id: journal.next++, ...entry, requestBody: request.value, responseBody: response.value }
+    if (request.cut || response.cut) kept.truncated = true
+    if (kept.requestBody === undefined) delete kept.requestBody
+    journal.entries.push(kept)
+    if (journal.entries.length > this.size) journal.entries.shift()
+  }
+
+  list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
+    const since = filter.since === undefined ? undefined : Date.parse(filter.since)
+    const matching = (this.tenants.get(tenant)?.entries ?? []).filter(
+      (e) =>
+        (filter.operationId === undefined || e.operationId === filter.operationId) &&
+        (filter.method === undefined || e.method === filter.method) &&
+        (filter.path === undefined || e.path === filter.path) &&
+        (filter.status === undefined || e.status === filter.status) &&
+        (since === undefined || Date.parse(e.time) >= since),
+    )
+    return filter.limit === undefined ? matching : matching.slice(-filter.limit)
+  }
+
+  clear(tenant: string): number {
+    const cleared = this.tenants.get(tenant)?.entries.length ?? 0
+    this.tenants.delete(tenant)
+    return cleared
+  }
+
+  forget(tenant: string): void {
+    this.tenants.delete(tenant)
+  }
+}
+
+function bounded(body: unknown): { value: unknown; cut: boolean } {
+  if (body === undefined) return { value: undefined, cut: false }
+  const text = JSON.stringify(body)
+  if (text.length <= BODY_LIMIT) return { value: body, cut: false }
+  return { value: text.slice(0, BODY_LIMIT), cut: true }
+}
