@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
 import type { LogLevel } from './http/logger.ts'
+import { parseRateLimit, type RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
 
 /** Every flag, its environment variable, and its help line: the one table the CLI is built from. */
@@ -15,6 +16,7 @@ export const FLAGS = {
   'max-tenants': { env: 'NOVU_MOCK_MAX_TENANTS', help: 'tenants kept at once', default: String(DEFAULT_CONFIG.maxTenants) },
   'journal-size': { env: 'NOVU_MOCK_JOURNAL_SIZE', help: 'calls kept per tenant in the request journal', default: String(DEFAULT_CONFIG.journalSize) },
   'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },
+  'rate-limit': { env: 'NOVU_MOCK_RATE_LIMIT', help: 'enforce <requests>/<seconds> per tenant with 429', default: 'counted (100/1), not enforced' },
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
 } as const
@@ -65,10 +67,18 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
       journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
       adminToken: read('admin-token'),
+      rateLimit: rateLimitOf(read('rate-limit')),
       responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
       logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     },
   }
+}
+
+function rateLimitOf(text: string | undefined): RateLimit | undefined {
+  if (text === undefined) return undefined
+  const rate = parseRateLimit(text)
+  if (!rate) throw new UsageError(`--rate-limit must look like 100/1 (requests/seconds), got "${text}"`)
+  return rate
 }
 
 function integer(name: string, text: string | undefined, fallback: number, minimum: number): number {

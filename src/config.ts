@@ -1,5 +1,6 @@
 import type { SeedVolumes } from '../fixtures/seed.ts'
 import type { LogLevel, Logger } from './http/logger.ts'
+import type { RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
 import type { Store } from './store/store.ts'
 
@@ -17,6 +18,8 @@ export interface ServerConfig {
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
   adminToken: string | undefined
   responseValidation: ResponseValidation
+  /** Enforced with 429 when set; without it, the default 100/1 s is counted for the headers only. */
+  rateLimit: RateLimit | undefined
   logLevel: LogLevel
 }
 
@@ -30,6 +33,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',
+  rateLimit: undefined,
   logLevel: 'info',
 }
 

@@ -8,6 +8,7 @@ import { adminGuard } from './http/admin-guard.ts'
 import { ApiError } from './http/api-error.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { RequestJournal } from './journal/request-journal.ts'
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
 import { createLogger } from './http/logger.ts'
 import { errorAnswer, operationRoute, type RouteDependencies } from './http/operation-route.ts'
 import { requestLog } from './http/request-log.ts'
@@ -73,7 +74,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(guarded)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
-  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal })
+  const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
+  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter })
 
   const errorDto = schemaOf(api, 'ErrorDto')
   app.use((req: Request, res: Response) => {

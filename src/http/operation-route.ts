@@ -10,6 +10,7 @@ import { apiKeyFrom } from './authenticate.ts'
 import { errorBody } from './error-body.ts'
 import type { IdempotencyRecords } from './idempotency.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import type { RateLimiter } from './rate-limiter.ts'
 import { readJsonBody } from './read-body.ts'
 import { checkedAnswer, sendJson, type Answer, type ResponseCheck } from './respond.ts'
 
@@ -21,6 +22,8 @@ export interface RouteDependencies extends ResponseCheck {
   idempotency?: IdempotencyRecords
   /** Absent for routes whose calls are not recorded (the admin API). */
   journal?: RequestJournal
+  /** Absent for routes outside the rate limit (the admin API). */
+  rateLimiter?: RateLimiter
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
@@ -32,6 +35,8 @@ interface CallState {
   body?: unknown
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: { tenant: string; key: string }
+  /** Headers every answer of this call carries (the rate limit's). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -65,7 +70,7 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
       })
     }
     const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
-    sendJson(res, { ...answer, headers: { ...answer.headers, ...echo } })
+    sendJson(res, { ...answer, headers: { ...call.headers, ...answer.headers, ...echo } })
   }
 }
 
@@ -81,6 +86,7 @@ async function answerOf(
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   if (tenantKey !== undefined) await openTenant(deps, tenantKey)
   call.tenantKey = tenantKey
+  if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now())
   call.body = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
     const request = { method: req.method, path: req.path, body: call.body }

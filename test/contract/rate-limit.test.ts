@@ -1,0 +1,77 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MockServer } from '../../src/server.ts'
+import { parseRateLimit } from '../../src/http/rate-limiter.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+const POLICY = /^\d+;w=\d+(\.\d+)?;burst=\d+;comment="token bucket";category="configuration";cost="single";serviceLevel="mock"$/
+
+describe('rate-limit headers without a configured limit', () => {
+  let server: MockServer
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
+  afterAll(() => server.close())
+
+  it('counts every call of a tenant and never refuses', async () => {
+    const auth = freshTenant()
+    const remaining: number[] = []
+    for (let i = 0; i < 120; i++) {
+      const res = await request(server.url).get('/v2/subscribers/demo-subscriber-2').set(auth)
+      expect(res.status).toBe(200)
+      expect(res.headers['ratelimit-limit']).toBe('100')
+      expect(res.headers['ratelimit-policy']).toMatch(POLICY)
+      remaining.push(Number(res.headers['ratelimit-remaining']))
+    }
+    expect(remaining[0]).toBe(109)
+    expect(Math.min(...remaining)).toBeLessThan(20)
+  })
+
+  it('gives each tenant its own bucket', async () => {
+    const res = await request(server.url).get('/v1/channel-connections').set(freshTenant())
+    expect(res.headers['ratelimit-remaining']).toBe('109')
+    await expectContract('listChannelConnections', res)
+  })
+})
+
+describe('--rate-limit 3/60', () => {
+  let server: MockServer
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: { limit: 3, windowSeconds: 60 } })
+  })
+  afterAll(() => server.close())
+
+  it('answers 429 with a JSON string and Retry-After once the burst is spent, and changes nothing', async () => {
+    const auth = freshTenant()
+    const markRead = () =>
+      request(server.url)
+        .post('/v1/subscribers/demo-subscriber-1/messages/mark-as')
+        .set(auth)
+        .send({ messageId: '64f200000000000000000001', markAs: 'read' })
+    for (let i = 0; i < 4; i++) expect((await markRead()).status).toBe(201) // burst = ceil(3 × 1.1)
+    const refused = await markRead()
+    expect(refused.status).toBe(429)
+    expect(refused.body).toBe('API rate limit exceeded')
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    await expectContract('markMessagesAs', refused)
+    const journal = await request(server.url).get('/__admin/requests?status=201').set(auth)
+    expect(journal.body.requests).toHaveLength(4)
+  })
+
+  it('checks the limit after authentication: a call without a key is a 401, not a 429', async () => {
+    const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1')
+    expect(res.status).toBe(401)
+    await expectContract('getSubscriber', res)
+  })
+})
+
+describe('parseRateLimit', () => {
+  it.each([
+    ['100/1', { limit: 100, windowSeconds: 1 }],
+    ['5/0.5', { limit: 5, windowSeconds: 0.5 }],
+    ['0/1', undefined],
+    ['100', undefined],
+    ['a/b', undefined],
+  ])('%s', (text, expected) => expect(parseRateLimit(text)).toEqual(expected))
+})
