@@ -51,9 +51,11 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
-  const seed = seededState({ seed: config.seed, ...config.volumes }, admin)
+  const seedOptions = { seed: config.seed, ...config.volumes }
+  const seed = seededState(seedOptions, admin)
   const store = givenStore ?? createLowdbStore({ seed, maxTenants: config.maxTenants })
-  const base = { store, logger, now, mode: config.responseValidation, apiKeys: config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined }
+  const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
+  const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
   const app = express() as MockApp
   app.set('etag', false)
@@ -64,7 +66,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(requestLog(logger))
 
   const journal = new RequestJournal(config.journalSize)
-  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal })
+  const tenants = { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) }
+  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal, tenants })
   const adminDeps: RouteDependencies = { ...base, bodyLimit: ADMIN_BODY_LIMIT }
   mountOperations(app, admin, { getHealth: adminRoutes.getHealth }, adminDeps)
   const guarded = express.Router()

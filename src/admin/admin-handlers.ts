@@ -4,6 +4,7 @@ import type { TenantState } from '../store/records.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
+import { tenantHandlers, type TenantDefaults } from './tenant-handlers.ts'
 import { invariantProblems } from './state-invariants.ts'
 
 type AdminOperations = import('../contract/admin-types.ts').operations
@@ -12,6 +13,7 @@ export interface AdminInfo {
   version: string
   startedAt: number
   journal: RequestJournal
+  tenants: TenantDefaults
 }
 
 /** The control plane's handlers, keyed by the operationIds of spec/admin.yaml. */
@@ -19,6 +21,7 @@ export function adminHandlers(info: AdminInfo): Record<keyof AdminOperations, Ha
   return {
     ...snapshotHandlers,
     ...journalHandlers(info.journal),
+    ...tenantHandlers(info.tenants),
     getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000 }),
 
     getState: async ({ store, tenant }) => store.exportState(tenant.key),

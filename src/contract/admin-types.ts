@@ -164,10 +164,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a tenant from a seed and volumes
+         * @description Creates a tenant seeded with its own seed and volumes (any omitted one as the server's) and answers with its API key. It is never dropped at the tenant bound, resets to its own seed, and in strict mode its key is accepted from then on.
+         */
+        post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The seed and volumes of a new tenant; omitted ones are the server's */
+        TenantRequest: {
+            /** @description The key to create; a fresh random one when omitted */
+            apiKey?: string;
+            /** @description Seed of the generated records */
+            seed?: number;
+            /** @description Subscribers, the 2 well-known included */
+            subscribers?: number;
+            /** @description Channel connections */
+            channelConnections?: number;
+            /** @description Messages, the 13 well-known included */
+            messages?: number;
+        };
+        /** @description The tenant just created */
+        TenantCreated: {
+            /** @description Send it as `Authorization: ApiKey <apiKey>` */
+            apiKey: string;
+            /** @description Seed its records were generated from */
+            seed: number;
+            counts: components["schemas"]["StateSummary"];
+        };
         /** @description One call recorded in the journal */
         JournalEntry: {
             /** @description Position in the tenant's journal, increasing */
@@ -1533,6 +1574,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description Conflict (a tenant with that key exists) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -15,6 +15,8 @@ export interface Snapshot {
 export interface StoreData {
   tenants: Map<string, TenantData>
   snapshots: Map<string, Map<string, Snapshot>>
+  /** Seeds of the tenants created with their own (the others start from the shared one). */
+  seeds: Map<string, TenantData>
 }
 
 export interface LowdbStoreOptions {
@@ -28,7 +30,7 @@ export interface LowdbStoreOptions {
 /** The store port on lowdb: a Low<StoreData> written after every committed change. */
 export function createLowdbStore(options: LowdbStoreOptions): Store {
   const base = tenantDataFromState(options.seed)
-  const db = new Low<StoreData>(options.adapter ?? new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map() })
+  const db = new Low<StoreData>(options.adapter ?? new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
   const registry = new TenantRegistry(options.maxTenants)
   const queues = new Map<string, Promise<unknown>>()
 
@@ -92,9 +94,20 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
       return serialized(tenant, () => commit(tenant, tenantDataFromState(state)))
     },
 
+    async createTenant(tenant, seed) {
+      if (registry.has(tenant)) return false
+      await store.open(tenant)
+      registry.pin(tenant)
+      const data = tenantDataFromState(seed)
+      db.data.seeds.set(tenant, data)
+      db.data.tenants.set(tenant, data)
+      await db.write()
+      return true
+    },
+
     reset(tenant) {
       return serialized(tenant, async () => {
-        db.data.tenants.set(tenant, base)
+        db.data.tenants.set(tenant, db.data.seeds.get(tenant) ?? base)
         await db.write()
       })
     },

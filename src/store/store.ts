@@ -30,6 +30,11 @@ export interface Store {
   exportState(tenant: string): Promise<TenantState>
   /** Replaces the tenant's records; the caller has validated them. */
   importState(tenant: string, state: TenantState): Promise<void>
+  /**
+   * Creates a tenant with a seed of its own, kept (never dropped at the bound) and reset to that
+   * seed. False when the tenant exists already.
+   */
+  createTenant(tenant: string, seed: TenantState): Promise<boolean>
   reset(tenant: string): Promise<void>
   resetAll(): Promise<void>
   /** Keeps the tenant's current records under `name`, replacing an older one of that name. */

@@ -189,7 +189,7 @@ describe('the OpenAPI documents', () => {
   const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const
   it.each([
     ['api', Object.keys(handlers)],
-    ['admin', Object.keys(adminHandlers({ version: 'test', startedAt: 0, journal: new RequestJournal(1) }))],
+    ['admin', Object.keys(adminHandlers({ version: 'test', startedAt: 0, journal: new RequestJournal(1), tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} } }))],
   ] as const)('the %s document’s operationIds equal the handler keys', async (name, keys) => {
     const { document } = (await loadContracts())[name]
     const ids = Object.values(document.paths ?? {}).flatMap((item) => METHODS.map((m) => item?.[m]?.operationId).filter((id) => id !== undefined))

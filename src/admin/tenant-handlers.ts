@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto'
+import { seedState, type SeedOptions } from '../../fixtures/seed.ts'
+import { ApiError } from '../http/api-error.ts'
+import type { OperationContext } from '../resources/operation-context.ts'
+import { TenantLimitReached } from '../store/store.ts'
+import { countsOf, tenantDataFromState } from '../store/tenant-data.ts'
+
+type TenantRequest = import('../contract/admin-types.ts').components['schemas']['TenantRequest']
+
+export interface TenantDefaults {
+  seed: SeedOptions
+  /** Called with each created key, so that strict mode accepts it. */
+  acceptKey(key: string): void
+}
+
+export function tenantHandlers(defaults: TenantDefaults) {
+  return {
+    createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }>) => {
+      const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
+      const options: SeedOptions = { ...defaults.seed, ...volumes }
+      if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
+      const seed = seedState(options)
+      const created = await store.createTenant(apiKey, seed).catch((error: unknown) => {
+        if (error instanceof TenantLimitReached) {
+          throw new ApiError(503, 'TENANT_LIMIT', 'Please wait some time, then try again.', { headers: { 'Retry-After': '60' } })
+        }
+        throw error
+      })
+      if (!created) throw new ApiError(409, 'TENANT_EXISTS', `Tenant with this API key already exists`)
+      defaults.acceptKey(apiKey)
+      return { apiKey, seed: options.seed, counts: countsOf(tenantDataFromState(seed)) }
+    },
+  }
+}
