@@ -8,6 +8,7 @@ import { adminGuard } from './http/admin-guard.ts'
 import { ApiError } from './http/api-error.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { RequestJournal } from './journal/request-journal.ts'
+import { FaultRules } from './faults/fault-rules.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
 import { createLogger } from './http/logger.ts'
 import { errorAnswer, operationRoute, type RouteDependencies } from './http/operation-route.ts'
@@ -67,7 +68,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const journal = new RequestJournal(config.journalSize)
   const tenants = { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) }
-  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal, tenants })
+  const faults = new FaultRules()
+  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal, tenants, faults, api })
   const adminDeps: RouteDependencies = { ...base, bodyLimit: ADMIN_BODY_LIMIT }
   mountOperations(app, admin, { getHealth: adminRoutes.getHealth }, adminDeps)
   const guarded = express.Router()
@@ -78,7 +80,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
-  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter })
+  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults })
 
   const errorDto = schemaOf(api, 'ErrorDto')
   app.use((req: Request, res: Response) => {

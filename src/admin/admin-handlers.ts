@@ -2,6 +2,9 @@ import { validationFailed } from '../http/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import type { Contract } from '../contract/load-contract.ts'
+import type { FaultRules } from '../faults/fault-rules.ts'
+import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
 import { tenantHandlers, type TenantDefaults } from './tenant-handlers.ts'
@@ -14,6 +17,9 @@ export interface AdminInfo {
   startedAt: number
   journal: RequestJournal
   tenants: TenantDefaults
+  faults: FaultRules
+  /** The API's contract, against which fault rules are checked. */
+  api: Contract
 }
 
 /** The control plane's handlers, keyed by the operationIds of spec/admin.yaml. */
@@ -22,6 +28,7 @@ export function adminHandlers(info: AdminInfo): Record<keyof AdminOperations, Ha
     ...snapshotHandlers,
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
+    ...faultHandlers(info.faults, info.api),
     getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000 }),
 
     getState: async ({ store, tenant }) => store.exportState(tenant.key),

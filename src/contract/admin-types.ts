@@ -184,10 +184,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's fault rules */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win.
+         */
+        post: operations["addFault"];
+        /** Remove every fault rule of the tenant */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one fault rule */
+        delete: operations["removeFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Which calls a rule applies to; every given field must match */
+        FaultMatch: {
+            /** @description The operation called */
+            operationId?: string;
+            /**
+             * @description HTTP method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+            /** @description Exact path, without the query string */
+            path?: string;
+            /** @description A deep subset the request body must contain */
+            bodyMatches?: Record<string, unknown>;
+        };
+        /** @description Added latency in milliseconds, fixed or drawn uniformly from a range */
+        FaultLatency: number | {
+            /** @description Least latency */
+            min: number;
+            /** @description Most latency */
+            max: number;
+        };
+        /** @description The answer to give instead of running the operation */
+        FaultResponse: {
+            /** @description A status the operation documents */
+            status: number;
+            /** @description The body; the documented error body for the status when omitted */
+            body?: unknown;
+            /** @description Extra response headers */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A fault rule to add */
+        FaultRuleRequest: {
+            /**
+             * @description rate-limited: 429 + Retry-After; unavailable: 503 + Retry-After; slow: 300 to 1500 ms of latency; flaky: every 3rd call a 500; idempotency-in-progress: 409 + Retry-After 1
+             * @enum {string}
+             */
+            preset?: "rate-limited" | "unavailable" | "slow" | "flaky" | "idempotency-in-progress";
+            match?: components["schemas"]["FaultMatch"];
+            respond?: components["schemas"]["FaultResponse"];
+            latencyMs?: components["schemas"]["FaultLatency"];
+            /** @description Close the connection without an answer */
+            drop?: boolean;
+            /** @description Apply to every Nth matching call only */
+            everyNth?: number;
+            /** @description Remove the rule after this many applications */
+            times?: number;
+        };
+        /** @description A fault rule in force */
+        FaultRule: {
+            /** @description The rule's id */
+            id: string;
+            /** @description The preset it came from, if any */
+            preset?: string;
+            match: components["schemas"]["FaultMatch"];
+            respond?: components["schemas"]["FaultResponse"];
+            latencyMs?: components["schemas"]["FaultLatency"];
+            /** @description Closes the connection without an answer */
+            drop?: boolean;
+            /** @description Applies to every Nth matching call only */
+            everyNth?: number;
+            /** @description Applications left before removal */
+            times?: number;
+            /** @description Matching calls seen so far */
+            matched: number;
+            /** @description Times it took effect so far */
+            applied: number;
+        };
+        /** @description The tenant's rules, oldest first */
+        FaultList: {
+            faults: components["schemas"]["FaultRule"][];
+        };
+        /** @description How many rules were removed */
+        ClearedFaults: {
+            /** @description Number of rules removed */
+            cleared: number;
+        };
         /** @description The seed and volumes of a new tenant; omitted ones are the server's */
         TenantRequest: {
             /** @description The key to create; a fresh random one when omitted */
@@ -1615,6 +1732,116 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClearedFaults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

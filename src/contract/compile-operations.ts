@@ -39,6 +39,7 @@ export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances, 
           return bodyValidator?.()
         },
         responseValidators: responses,
+        example: (status, name) => exampleOf(op, status, name),
         warm() {
           params()
           bodyValidator?.()
@@ -86,4 +87,13 @@ function lazyResponses(op: OpenAPIV3_1.OperationObject, ajv: AjvInstances): Resp
     has: (status) => compilers.has(status),
     warm: () => compilers.forEach((compile) => compile()),
   }
+}
+
+function exampleOf(op: OpenAPIV3_1.OperationObject, status: number, name: string | undefined): unknown {
+  const content = (op.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined)?.content?.[JSON_TYPE]
+  if (!content) return undefined
+  if (name !== undefined) return (content.examples?.[name] as OpenAPIV3_1.ExampleObject | undefined)?.value
+  const schema = content.schema as { example?: unknown; type?: unknown; items?: { example?: unknown } } | undefined
+  if (schema?.example !== undefined) return schema.example
+  return schema?.type === 'array' && schema.items?.example !== undefined ? [schema.items.example] : undefined
 }

@@ -1172,6 +1172,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+        Prefer: string;
         /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
         IdempotencyKey: string;
         /** @description The caller's identifier of the subscriber */
@@ -1226,6 +1228,8 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                Prefer?: components["parameters"]["Prefer"];
             };
             path: {
                 /** @description The caller's identifier of the subscriber */
@@ -1271,6 +1275,8 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                Prefer?: components["parameters"]["Prefer"];
             };
             path: {
                 /** @description The caller's identifier of the subscriber */
@@ -1307,6 +1313,8 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                Prefer?: components["parameters"]["Prefer"];
             };
             path: {
                 /** @description Identifier (`_id`) of the integration, 24 hexadecimal characters */
@@ -1370,6 +1378,8 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                Prefer?: components["parameters"]["Prefer"];
             };
             path?: never;
             cookie?: never;
@@ -1403,6 +1413,8 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                Prefer?: components["parameters"]["Prefer"];
             };
             path: {
                 /** @description The caller's identifier of the subscriber */

@@ -27,6 +27,8 @@ export interface Operation {
   /** Validates the body (stripping unknown fields in place, where the contract says so). */
   readonly validateBody: ValidateFunction | undefined
   readonly responseValidators: ResponseValidators
+  /** The document's example answer for a status: a named one, or the schema's own. */
+  example(status: number, name?: string): unknown
   /** Compiles every validator now. */
   warm(): void
 }

@@ -56,6 +56,11 @@ export class IdempotencyRecords {
     else records.delete(key)
   }
 
+  /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
+  abandon(tenant: string, key: string): void {
+    this.tenants.get(tenant)?.delete(key)
+  }
+
   private recordsOf(tenant: string): Map<string, Entry> {
     let records = this.tenants.get(tenant)
     if (!records) this.tenants.set(tenant, (records = new Map()))

@@ -10,6 +10,8 @@ import { apiKeyFrom } from './authenticate.ts'
 import { errorBody } from './error-body.ts'
 import type { IdempotencyRecords } from './idempotency.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import { applyFaults } from '../faults/apply-faults.ts'
+import type { FaultRules } from '../faults/fault-rules.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { readJsonBody } from './read-body.ts'
 import { checkedAnswer, sendJson, type Answer, type ResponseCheck } from './respond.ts'
@@ -24,6 +26,8 @@ export interface RouteDependencies extends ResponseCheck {
   journal?: RequestJournal
   /** Absent for routes outside the rate limit (the admin API). */
   rateLimiter?: RateLimiter
+  /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
+  faults?: FaultRules
 }
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
@@ -50,11 +54,19 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
     const arrived = deps.now()
     const idempotencyKey = idempotencyKeyOf(req)
     const call: CallState = {}
-    let answer = await answerOf(operation, handler, deps, req, res, idempotencyKey, call).catch((error: unknown) =>
+    const outcome = await answerOf(operation, handler, deps, req, res, idempotencyKey, call).catch((error: unknown) =>
       errorAnswer(error, req, deps),
     )
-    answer = checkedAnswer(answer, operation.responseValidators.get(answer.status), req.originalUrl, deps)
-    if (call.recording) deps.idempotency?.finish(call.recording.tenant, call.recording.key, answer.status, answer.body)
+    if (outcome === 'drop') {
+      if (call.recording) deps.idempotency?.abandon(call.recording.tenant, call.recording.key)
+      return void req.socket.destroy()
+    }
+    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), req.originalUrl, deps)
+    if (call.recording) {
+      const { tenant, key } = call.recording
+      if (answer.forced) deps.idempotency?.abandon(tenant, key)
+      else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
+    }
     if (call.tenantKey !== undefined) {
       deps.journal?.record(call.tenantKey, {
         time: arrived.toISOString(),
@@ -67,7 +79,7 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
         requestBody: call.body,
         responseBody: answer.body,
         ...(answer.violations ? { violations: answer.violations } : {}),
-      })
+      }, idempotencyKey ? [idempotencyKey] : [])
     }
     const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
     sendJson(res, { ...answer, headers: { ...call.headers, ...answer.headers, ...echo } })
@@ -82,7 +94,7 @@ async function answerOf(
   res: Response,
   idempotencyKey: string | undefined,
   call: CallState,
-): Promise<Answer> {
+): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   if (tenantKey !== undefined) await openTenant(deps, tenantKey)
   call.tenantKey = tenantKey
@@ -93,6 +105,21 @@ async function answerOf(
     const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
     call.recording = { tenant: tenantKey, key: idempotencyKey }
+  }
+  if (tenantKey !== undefined && deps.faults) {
+    const forced = await applyFaults({
+      operation,
+      faults: deps.faults,
+      tenantKey,
+      method: req.method,
+      path: req.path,
+      originalUrl: req.originalUrl,
+      body: call.body,
+      prefer: req.get('prefer'),
+      idempotencyKey,
+      now: deps.now,
+    })
+    if (forced !== undefined) return forced
   }
   const input = validateRequest(operation, paramsOf(req), call.body)
   // The handler map is keyed by operationId; its input type is the one this operation validated.

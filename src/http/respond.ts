@@ -16,6 +16,8 @@ export interface Answer {
   headers?: Record<string, string>
   /** What the contract check found wrong with the answer as the handler made it. */
   violations?: Violation[]
+  /** Forced by the Prefer header or a fault rule: the operation did not run, nothing is replayed. */
+  forced?: boolean
 }
 
 export interface ResponseCheck {

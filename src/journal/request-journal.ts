@@ -21,12 +21,13 @@ export class RequestJournal {
 
   constructor(private readonly size: number) {}
 
-  record(tenant: string, entry: Omit<JournalEntry, 'id'>): void {
+  /** Keeps the call, with every occurrence of each of `secrets` in its bodies redacted. */
+  record(tenant: string, entry: Omit<JournalEntry, 'id'>, secrets: readonly string[] = []): void {
     if (this.size === 0) return
     let journal = this.tenants.get(tenant)
     if (!journal) this.tenants.set(tenant, (journal = { next: 1, entries: [] }))
-    const request = bounded(entry.requestBody)
-    const response = bounded(entry.responseBody)
+    const request = bounded(scrubbed(entry.requestBody, secrets))
+    const response = bounded(scrubbed(entry.responseBody, secrets))
     const kept: JournalEntry = { id: journal.next++, ...entry, requestBody: request.value, responseBody: response.value }
     if (request.cut || response.cut) kept.truncated = true
     if (kept.requestBody === undefined) delete kept.requestBody
@@ -63,4 +64,15 @@ function bounded(body: unknown): { value: unknown; cut: boolean } {
   const text = JSON.stringify(body)
   if (text.length <= BODY_LIMIT) return { value: body, cut: false }
   return { value: text.slice(0, BODY_LIMIT), cut: true }
+}
+
+function scrubbed(body: unknown, secrets: readonly string[]): unknown {
+  if (body === undefined || secrets.length === 0) return body
+  const text = JSON.stringify(body)
+  if (!secrets.some((secret) => text.includes(secret))) return body
+  return JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value)))
+}
+
+function redactIn(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text)
 }
