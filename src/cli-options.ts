@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
 import type { LogLevel } from './http/logger.ts'
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
+import type { UserFixtures } from './seeding.ts'
 
 /** Every flag, its environment variable, and its help line: the one table the CLI is built from. */
 export const FLAGS = {
@@ -12,6 +13,8 @@ export const FLAGS = {
   subscribers: { env: 'NOVU_MOCK_SUBSCRIBERS', help: 'subscribers per tenant, the 2 well-known included', default: '50' },
   connections: { env: 'NOVU_MOCK_CONNECTIONS', help: 'channel connections per tenant', default: '120' },
   messages: { env: 'NOVU_MOCK_MESSAGES', help: 'messages per tenant, the 13 well-known included', default: '13 + 5 per generated subscriber' },
+  fixtures: { env: 'NOVU_MOCK_FIXTURES', help: 'folder of JSON records (subscribers.json, integrations.json, channelConnections.json, messages.json)', default: 'none' },
+  'fixtures-mode': { env: 'NOVU_MOCK_FIXTURES_MODE', help: 'merge (on top of the seed) | replace (instead of it)', default: 'merge' },
   'api-key': { env: 'NOVU_MOCK_API_KEYS', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },
   'max-tenants': { env: 'NOVU_MOCK_MAX_TENANTS', help: 'tenants kept at once', default: String(DEFAULT_CONFIG.maxTenants) },
   'journal-size': { env: 'NOVU_MOCK_JOURNAL_SIZE', help: 'calls kept per tenant in the request journal', default: String(DEFAULT_CONFIG.journalSize) },
@@ -63,6 +66,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
         channelConnections: integer('connections', read('connections'), DEFAULT_CONFIG.volumes.channelConnections, 0),
         ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
       },
+      fixtures: fixturesOf(read('fixtures'), read('fixtures-mode')),
       apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
       maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
       journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
@@ -72,6 +76,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     },
   }
+}
+
+function fixturesOf(dir: string | undefined, mode: string | undefined): UserFixtures | undefined {
+  const chosen = oneOf<UserFixtures['mode']>('fixtures-mode', mode, ['merge', 'replace']) ?? 'merge'
+  return dir === undefined ? undefined : { dir, mode: chosen }
 }
 
 function rateLimitOf(text: string | undefined): RateLimit | undefined {

@@ -2,6 +2,7 @@ import type { SeedVolumes } from '../fixtures/seed.ts'
 import type { LogLevel, Logger } from './http/logger.ts'
 import type { RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
+import type { UserFixtures } from './seeding.ts'
 import type { Store } from './store/store.ts'
 
 /** Everything a server can be told; the CLI builds it from argv and the environment. */
@@ -10,6 +11,8 @@ export interface ServerConfig {
   host: string
   seed: number
   volumes: SeedVolumes
+  /** The user's records, on top of or instead of the seeded ones. */
+  fixtures: UserFixtures | undefined
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
@@ -28,6 +31,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   host: '127.0.0.1',
   seed: 1,
   volumes: { subscribers: 50, channelConnections: 120 },
+  fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
   journalSize: 1000,

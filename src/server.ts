@@ -53,7 +53,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
   const seedOptions = { seed: config.seed, ...config.volumes }
-  const seed = seededState(seedOptions, admin)
+  const seed = seededState({ ...seedOptions, fixtures: config.fixtures }, admin)
   const store = givenStore ?? createLowdbStore({ seed, maxTenants: config.maxTenants })
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }

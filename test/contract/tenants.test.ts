@@ -7,7 +7,10 @@ import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 let server: MockServer | undefined
-afterEach(() => server?.close())
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
 
 async function start(options: AppOptions = {}) {
   server = await startTestServer(options)
