@@ -1,4 +1,5 @@
 import { FixtureError } from './seeding.ts'
+import { StoreFileError } from './store/json-file-adapter.ts'
 import { createMockServer, VERSION } from './server.ts'
 import { helpText, parseCli, UsageError } from './cli-options.ts'
 import type { ServerConfig } from './config.ts'
@@ -30,7 +31,7 @@ function banner(url: string, config: ServerConfig): string {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof FixtureError
+  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message})\n`)
   else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}\n${error instanceof UsageError ? 'Run novu-mock --help for the options.\n' : ''}`)

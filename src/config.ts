@@ -16,6 +16,8 @@ export interface ServerConfig {
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
+  /** A JSON file keeping every tenant across restarts; in memory when absent. */
+  db: string | undefined
   /** Calls kept per tenant in the request journal. */
   journalSize: number
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
+  db: undefined,
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',

@@ -24,6 +24,7 @@ export const VERSION = '0.1.0'
 const API_BODY_LIMIT = '1mb'
 const ADMIN_BODY_LIMIT = '64mb'
 const IDEMPOTENCY_RECORDS_PER_TENANT = 1000
+const CLOSE_GRACE_MS = 1000
 
 export interface Contracts {
   api: Contract
@@ -54,7 +55,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { api, admin } = await loadContracts()
   const seedOptions = { seed: config.seed, ...config.volumes }
   const seed = seededState({ ...seedOptions, fixtures: config.fixtures }, admin)
-  const store = givenStore ?? createLowdbStore({ seed, maxTenants: config.maxTenants })
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, file: config.db }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
@@ -131,10 +132,12 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     app,
+    // Answers in flight finish (each is stored before it is sent); idle keep-alives go at once.
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
-        server.closeAllConnections()
+        server.closeIdleConnections()
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
       }),
   }
 }

@@ -4,7 +4,7 @@ import { parseQuery } from '../contract/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import { TenantLimitReached, type Store } from '../store/store.ts'
+import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
 import { ApiError } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { errorBody } from './error-body.ts'
@@ -161,6 +161,10 @@ export function errorAnswer(error: unknown, req: Request, deps: Pick<RouteDepend
 }
 
 function unexpected(error: unknown, req: Request, deps: Pick<RouteDependencies, 'logger'>): ApiError {
+  if (error instanceof StoreWriteFailed) {
+    deps.logger.error('a change was not stored, and not acknowledged', { method: req.method, path: req.path, error: error.message })
+    return new ApiError(503, 'STORE_WRITE_FAILED', RETRY_LATER, { headers: { 'Retry-After': '1' } })
+  }
   deps.logger.error('unexpected error', { method: req.method, path: req.path, error: String((error as Error)?.stack ?? error) })
   return new ApiError(500, 'INTERNAL', 'Internal Server Error')
 }

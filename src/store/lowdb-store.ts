@@ -1,6 +1,7 @@
-import { Low, Memory, type Adapter } from 'lowdb'
+import { Low, Memory } from 'lowdb'
+import { jsonFileAdapter, StoreFileError } from './json-file-adapter.ts'
 import type { TenantState } from './records.ts'
-import type { SnapshotInfo, Store, TenantView } from './store.ts'
+import { StoreWriteFailed, type SnapshotInfo, type Store, type TenantView } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -23,16 +24,28 @@ export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
   seed: TenantState
   maxTenants: number
-  /** Where the data lives; in memory by default. */
-  adapter?: Adapter<StoreData>
+  /** A JSON file that keeps every tenant across restarts; in memory when absent. */
+  file?: string | undefined
 }
 
-/** The store port on lowdb: a Low<StoreData> written after every committed change. */
-export function createLowdbStore(options: LowdbStoreOptions): Store {
+/**
+ * The store port on lowdb: a Low<StoreData>, in memory or in a JSON file. A change is answered
+ * only once it is written; the changes of one tick share one write.
+ */
+export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {
   const base = tenantDataFromState(options.seed)
-  const db = new Low<StoreData>(options.adapter ?? new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
+  const adapter = options.file === undefined ? new Memory<StoreData>() : jsonFileAdapter(options.file, base)
+  const db = new Low<StoreData>(adapter, { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
+  await db.read().catch((error: unknown) => {
+    if (error instanceof StoreFileError) throw error
+    throw new StoreFileError(`${options.file}: cannot read (${(error as Error).message})`)
+  })
   const registry = new TenantRegistry(options.maxTenants)
+  for (const tenant of db.data.tenants.keys()) {
+    registry.restore(tenant, { written: true, pinned: db.data.seeds.has(tenant) || db.data.snapshots.has(tenant) })
+  }
   const queues = new Map<string, Promise<unknown>>()
+  const persist = groupedPerTick(() => db.write())
 
   const dataOf = (tenant: string): TenantData => {
     const data = db.data.tenants.get(tenant)
@@ -46,11 +59,20 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
     return snapshots
   }
 
+  /** Applies `next`, and takes it back if the write fails, so nothing unstored is ever seen. */
   const commit = async (tenant: string, next: TenantData) => {
+    const previous = db.data.tenants.get(tenant)
     db.data.tenants.set(tenant, next)
+    try {
+      await persist()
+    } catch (error) {
+      if (db.data.tenants.get(tenant) === next && previous) db.data.tenants.set(tenant, previous)
+      throw new StoreWriteFailed(error)
+    }
     registry.markWritten(tenant)
-    await db.write()
   }
+
+  const write = () => persist().catch((error: unknown) => Promise.reject(new StoreWriteFailed(error)))
 
   /** Runs `task` after every earlier task of this tenant has settled. */
   const serialized = <T>(tenant: string, task: () => Promise<T>): Promise<T> => {
@@ -101,15 +123,12 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
       const data = tenantDataFromState(seed)
       db.data.seeds.set(tenant, data)
       db.data.tenants.set(tenant, data)
-      await db.write()
+      await write()
       return true
     },
 
     reset(tenant) {
-      return serialized(tenant, async () => {
-        db.data.tenants.set(tenant, db.data.seeds.get(tenant) ?? base)
-        await db.write()
-      })
+      return serialized(tenant, () => commit(tenant, db.data.seeds.get(tenant) ?? base))
     },
 
     async resetAll() {
@@ -124,7 +143,7 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
         snapshots.set(name, snapshot)
         // A tenant holding snapshots is never dropped to make room for another.
         registry.pin(tenant)
-        await db.write()
+        await write()
         return infoOf(name, snapshot)
       })
     },
@@ -148,7 +167,7 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
         const snapshot = snapshots.get(name)
         if (!snapshot) return undefined
         snapshots.delete(name)
-        await db.write()
+        await write()
         return infoOf(name, snapshot)
       })
     },
@@ -157,3 +176,13 @@ export function createLowdbStore(options: LowdbStoreOptions): Store {
 }
 
 const infoOf = (name: string, snapshot: Snapshot): SnapshotInfo => ({ name, createdAt: snapshot.createdAt, counts: countsOf(snapshot.data) })
+
+/** One call of `write` per turn of the event loop, however many changes ask for it. */
+function groupedPerTick(write: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined
+  return () =>
+    (pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pending = undefined
+      return write()
+    }))
+}

@@ -65,3 +65,11 @@ export class TenantLimitReached extends Error {
     this.name = 'TenantLimitReached'
   }
 }
+
+/** The change could not be stored (a failed disk write): it was not applied, nor acknowledged. */
+export class StoreWriteFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super(`the store could not write: ${(cause as Error)?.message ?? String(cause)}`)
+    this.name = 'StoreWriteFailed'
+  }
+}

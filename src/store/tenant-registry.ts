@@ -27,6 +27,11 @@ export class TenantRegistry {
     return evicted === undefined ? { created: true } : { created: true, evicted }
   }
 
+  /** Re-admits a tenant read back from a file, past the bound if need be: it holds writes. */
+  restore(tenant: string, entry: TenantEntry): void {
+    this.entries.set(tenant, entry)
+  }
+
   has(tenant: string): boolean {
     return this.entries.has(tenant)
   }
