@@ -1,6 +1,6 @@
 import { notFound, validationFailed } from '../http/api-error.ts'
 import { MAX_RULES, type FaultRules } from '../faults/fault-rules.ts'
-import type { FaultRuleRequest } from '../faults/presets.ts'
+import { PRESETS, type FaultRuleRequest } from '../faults/presets.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { Contract } from '../contract/load-contract.ts'
 
@@ -26,16 +26,32 @@ export function faultHandlers(faults: FaultRules, api: Contract) {
   }
 }
 
+/**
+ * A rule may only answer with a status (and body) the document allows. A rule naming its
+ * operation is checked against it; one without must fit every operation, except a preset, which
+ * then applies only to the operations that document its status.
+ */
 function checkDocumented(request: FaultRuleRequest, api: Contract): void {
   const { operationId } = request.match ?? {}
-  const status = request.respond?.status
+  const respond = { ...(request.preset ? PRESETS[request.preset].respond : undefined), ...request.respond }
   if (operationId !== undefined && !api.operations.has(operationId)) {
     throw validationFailed({ 'match.operationId': { messages: [`no operation ${operationId} in the document`], value: operationId } })
   }
-  if (status === undefined || request.preset !== undefined) return
-  const operations = operationId === undefined ? [...api.operations.values()] : [api.operations.get(operationId)!]
-  const undocumented = operations.filter((operation) => !operation.responseValidators.has(status)).map((o) => o.operationId)
-  if (undocumented.length > 0) {
-    throw validationFailed({ 'respond.status': { messages: [`status ${status} is not documented for ${undocumented.join(', ')}`], value: status } })
+  if (respond.status === undefined) return
+  const status = respond.status
+  const named = operationId === undefined ? [...api.operations.values()] : [api.operations.get(operationId)!]
+  const concerned = operationId === undefined && request.preset ? named.filter((o) => o.responseValidators.has(status)) : named
+  const undocumented = concerned.filter((o) => !o.responseValidators.has(status)).map((o) => o.operationId)
+  if (undocumented.length > 0 || concerned.length === 0) {
+    const which = undocumented.length > 0 ? undocumented.join(', ') : 'any operation'
+    throw validationFailed({ 'respond.status': { messages: [`status ${status} is not documented for ${which}`], value: status } })
+  }
+  if (respond.body === undefined) return
+  for (const operation of concerned) {
+    const validate = operation.responseValidators.get(status)!
+    if (!validate(respond.body)) {
+      const messages = (validate.errors ?? []).map((e) => `${operation.operationId} ${status}${e.instancePath}: ${e.message}`)
+      throw validationFailed({ 'respond.body': { messages } })
+    }
   }
 }

@@ -30,6 +30,7 @@ export async function applyFaults(context: FaultContext): Promise<Answer | 'drop
     method: context.method,
     path: context.path,
     body: context.body,
+    documents: (status) => operation.responseValidators.has(status),
   })
   const delay = (preference.delayMs ?? 0) + (effect?.latencyMs ?? 0)
   if (delay > 0) await sleep(delay)

@@ -10,6 +10,8 @@ export interface FaultCall {
   method: string
   path: string
   body: unknown
+  /** Whether the operation documents a status: a rule answering with another passes it by. */
+  documents(status: number): boolean
 }
 
 /** What the matching rules do to one call. */
@@ -61,7 +63,7 @@ export class FaultRules {
     const effect: FaultEffect = { latencyMs: 0, drop: false }
     let touched = false
     for (const rule of [...rules]) {
-      if (!matches(rule.match, call)) continue
+      if (!matches(rule, call)) continue
       rule.matched++
       if (rule.everyNth !== undefined && rule.matched % rule.everyNth !== 0) continue
       rule.applied++
@@ -88,8 +90,9 @@ export class FaultRules {
   }
 }
 
-function matches(match: FaultRule['match'], call: FaultCall): boolean {
+function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
   return (
+    (respond === undefined || call.documents(respond.status)) &&
     (match.operationId === undefined || match.operationId === call.operationId) &&
     (match.method === undefined || match.method === call.method) &&
     (match.path === undefined || match.path === call.path) &&

@@ -59,20 +59,23 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return snapshots
   }
 
-  /** Applies `next`, and takes it back if the write fails, so nothing unstored is ever seen. */
+  const write = () => persist().catch((error: unknown) => Promise.reject(new StoreWriteFailed(error)))
+
+  /**
+   * Applies `next` and waits for it to be written; a failed write takes it back, so nothing that
+   * was not stored is kept. Reads queue behind the tenant's writes, so none sees it meanwhile.
+   */
   const commit = async (tenant: string, next: TenantData) => {
     const previous = db.data.tenants.get(tenant)
     db.data.tenants.set(tenant, next)
     try {
-      await persist()
+      await write()
     } catch (error) {
       if (db.data.tenants.get(tenant) === next && previous) db.data.tenants.set(tenant, previous)
-      throw new StoreWriteFailed(error)
+      throw error
     }
     registry.markWritten(tenant)
   }
-
-  const write = () => persist().catch((error: unknown) => Promise.reject(new StoreWriteFailed(error)))
 
   /** Runs `task` after every earlier task of this tenant has settled. */
   const serialized = <T>(tenant: string, task: () => Promise<T>): Promise<T> => {
@@ -92,10 +95,11 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       if (created) db.data.tenants.set(tenant, base)
     },
 
-    async read(tenant, work) {
-      const data = dataOf(tenant)
-      const view: TenantView = new PendingTransaction(data)
-      return work(view)
+    read(tenant, work) {
+      return serialized(tenant, async () => {
+        const view: TenantView = new PendingTransaction(dataOf(tenant))
+        return work(view)
+      })
     },
 
     transact(tenant, work) {
@@ -108,8 +112,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       })
     },
 
-    async exportState(tenant) {
-      return stateFromTenantData(dataOf(tenant))
+    exportState(tenant) {
+      return serialized(tenant, async () => stateFromTenantData(dataOf(tenant)))
     },
 
     importState(tenant, state) {

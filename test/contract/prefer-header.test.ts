@@ -1,0 +1,142 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadContracts, type MockServer } from '../../src/server.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { readState } from '../helpers/read-state.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+type Auth = ReturnType<typeof freshTenant>
+
+const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const M6 = '64f200000000000000000006' // seen and unread in the seed
+
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server.close())
+
+/** One call: its status asserted, its body checked against the API document. */
+async function call(operationId: string, req: request.Test, status: number) {
+  const res = await req
+  expect(res.status, `${operationId} ${JSON.stringify(res.body).slice(0, 300)}`).toBe(status)
+  await expectContract(operationId, res)
+  return res
+}
+
+function getSubscriber(auth: Auth, status: number, prefer?: string, id = 'demo-subscriber-1') {
+  const req = request(server.url).get(`/v2/subscribers/${id}`).set(auth)
+  return call('getSubscriber', prefer === undefined ? req : req.set('Prefer', prefer), status)
+}
+
+function markAs(auth: Auth, body: object, status: number, headers: Record<string, string> = {}) {
+  return call('markMessagesAs', request(server.url).post(MARK_AS).set(auth).set(headers).send(body), status)
+}
+
+async function example(operationId: string, status: number): Promise<unknown> {
+  const value = (await loadContracts()).api.operations.get(operationId)!.example(status)
+  expect(value, `example of ${operationId} ${status}`).toBeDefined()
+  return value
+}
+
+describe('Prefer: code=<status>', () => {
+  it('answers a documented error status without running the operation', async () => {
+    const auth = freshTenant()
+    const res = await getSubscriber(auth, 404, 'code=404')
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', path: '/v2/subscribers/demo-subscriber-1' })
+    expect(typeof res.body.message).toBe('string')
+    // Without the header, the subscriber is there.
+    await getSubscriber(auth, 200)
+  })
+
+  it('answers the document example for a success status, even for an unknown subscriber', async () => {
+    const auth = freshTenant()
+    await getSubscriber(auth, 404, undefined, 'nobody')
+    const res = await getSubscriber(auth, 200, 'code=200', 'nobody')
+    expect(res.body).toEqual(await example('getSubscriber', 200))
+  })
+
+  it('answers an array example for mark-as and changes no state', async () => {
+    const auth = freshTenant()
+    const before = await readState(server.url, auth)
+    const res = await markAs(auth, { messageId: M6, markAs: 'read' }, 201, { Prefer: 'code=201' })
+    expect(Array.isArray(res.body)).toBe(true)
+    expect(res.body).toEqual(await example('markMessagesAs', 201))
+    expect(await readState(server.url, auth)).toEqual(before)
+  })
+
+  it('does not keep a forced answer for its idempotency key: a retry without Prefer runs for real', async () => {
+    const auth = freshTenant()
+    const key = `key-${crypto.randomUUID()}`
+    const body = { messageId: M6, markAs: 'read' }
+    const forced = await markAs(auth, body, 201, { Prefer: 'code=201', 'idempotency-key': key })
+    expect(forced.body).toEqual(await example('markMessagesAs', 201))
+
+    const real = await markAs(auth, body, 201, { 'idempotency-key': key })
+    expect(real.headers['idempotency-replay']).toBeUndefined()
+    expect(real.body).toHaveLength(1)
+    expect(real.body[0]).toMatchObject({ _id: M6, read: true, seen: true })
+    const stored = (await readState(server.url, auth)).messages.find((m) => m._id === M6)
+    expect(stored).toMatchObject({ read: true, seen: true })
+
+    // Now the real answer is the one kept.
+    const replay = await markAs(auth, body, 201, { 'idempotency-key': key })
+    expect(replay.headers['idempotency-replay']).toBe('true')
+    expect(replay.body).toEqual(real.body)
+  })
+
+  it('gives a 422 body with errors.general for code=422', async () => {
+    const res = await getSubscriber(freshTenant(), 422, 'code=422')
+    expect(res.body.errors.general.messages.length).toBeGreaterThan(0)
+  })
+
+  it.each([429, 503])('gives a JSON string body for code=%i', async (status) => {
+    const res = await getSubscriber(freshTenant(), status, `code=${status}`)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(typeof res.body).toBe('string')
+    expect(res.body.length).toBeGreaterThan(0)
+  })
+})
+
+describe('Prefer: what cannot be honoured is a 422', () => {
+  it('refuses a status the operation does not document (409 on getSubscriber)', async () => {
+    const auth = freshTenant()
+    const res = await getSubscriber(auth, 422, 'code=409')
+    expect(res.body.message).toBe('Validation Error')
+    expect(res.body.errors.prefer.messages.length).toBeGreaterThan(0)
+  })
+
+  it('refuses code=200 on mark-as, whose success is 201, and changes nothing', async () => {
+    const auth = freshTenant()
+    const before = await readState(server.url, auth)
+    const res = await markAs(auth, { messageId: M6, markAs: 'read' }, 422, { Prefer: 'code=200' })
+    expect(res.body.errors.prefer).toBeDefined()
+    expect(await readState(server.url, auth)).toEqual(before)
+  })
+
+  it.each(['foo=bar', 'code=abc', 'delay=soon', 'example=nope'])('refuses Prefer: %s', async (prefer) => {
+    const res = await getSubscriber(freshTenant(), 422, prefer)
+    expect(res.body.errors.prefer.messages.length).toBeGreaterThan(0)
+  })
+})
+
+describe('Prefer: delay=<ms>', () => {
+  it('delays the real answer of a read', async () => {
+    const auth = freshTenant()
+    const plain = await getSubscriber(auth, 200, undefined, 'demo-subscriber-2')
+    const started = performance.now()
+    const res = await getSubscriber(auth, 200, 'delay=300', 'demo-subscriber-2')
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280)
+    expect(res.body).toEqual(plain.body)
+  })
+
+  it('delays the real answer of a write, which still runs', async () => {
+    const auth = freshTenant()
+    const started = performance.now()
+    const res = await markAs(auth, { messageId: M6, markAs: 'read' }, 201, { Prefer: 'delay=300' })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280)
+    expect(res.body[0]).toMatchObject({ _id: M6, read: true })
+    const stored = (await readState(server.url, auth)).messages.find((m) => m._id === M6)
+    expect(stored).toMatchObject({ read: true, lastReadDate: res.body[0].lastReadDate })
+  })
+})
