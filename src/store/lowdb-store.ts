@@ -1,4 +1,5 @@
 import { Low, Memory } from 'lowdb'
+import { groupedPerTick } from './grouped-per-tick.ts'
 import { jsonFileAdapter, StoreFileError } from './json-file-adapter.ts'
 import type { TenantState } from './records.ts'
 import { StoreWriteFailed, type SnapshotInfo, type Store, type TenantView } from './store.ts'
@@ -180,13 +181,3 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 }
 
 const infoOf = (name: string, snapshot: Snapshot): SnapshotInfo => ({ name, createdAt: snapshot.createdAt, counts: countsOf(snapshot.data) })
-
-/** One call of `write` per turn of the event loop, however many changes ask for it. */
-function groupedPerTick(write: () => Promise<void>): () => Promise<void> {
-  let pending: Promise<void> | undefined
-  return () =>
-    (pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      pending = undefined
-      return write()
-    }))
-}
