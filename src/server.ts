@@ -1,21 +1,18 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import express, { type Express, type Request, type Response, type NextFunction, type Router } from 'express'
-import { adminHandlers } from './admin/admin-handlers.ts'
+import express, { type Express } from 'express'
+import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { ADMIN_DOCUMENT, API_DOCUMENT, loadContract, schemaOf, type Contract } from './contract/load-contract.ts'
-import { adminGuard } from './http/admin-guard.ts'
-import { ApiError } from './http/api-error.ts'
-import { IdempotencyRecords } from './http/idempotency.ts'
-import { RequestJournal } from './journal/request-journal.ts'
 import { FaultRules } from './faults/fault-rules.ts'
-import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
+import { mountFallbacks } from './http/fallback-routes.ts'
+import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
-import { errorAnswer, operationRoute, type RouteDependencies } from './http/operation-route.ts'
+import { mountOperations } from './http/mount-operations.ts'
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
 import { requestLog } from './http/request-log.ts'
-import { checkedAnswer, sendJson } from './http/respond.ts'
+import { RequestJournal } from './journal/request-journal.ts'
 import { handlers } from './resources/handlers.ts'
-import type { Handler } from './resources/operation-context.ts'
 import { seededState } from './seeding.ts'
 import { createLowdbStore } from './store/lowdb-store.ts'
 import type { TenantState } from './store/records.ts'
@@ -68,49 +65,22 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.use(requestLog(logger))
 
   const journal = new RequestJournal(config.journalSize)
-  const tenants = { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) }
   const faults = new FaultRules()
-  const adminRoutes = adminHandlers({ version: VERSION, startedAt: Date.now(), journal, tenants, faults, api })
-  const adminDeps: RouteDependencies = { ...base, bodyLimit: ADMIN_BODY_LIMIT }
-  mountOperations(app, admin, { getHealth: adminRoutes.getHealth }, adminDeps)
-  const guarded = express.Router()
-  guarded.use('/__admin', adminGuard(config.host, config.adminToken))
-  const { getHealth: _health, ...guardedRoutes } = adminRoutes
-  mountOperations(guarded, admin, guardedRoutes, adminDeps)
-  app.use(guarded)
+  const info = {
+    version: VERSION,
+    startedAt: Date.now(),
+    journal,
+    tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
+    faults,
+    api,
+  }
+  mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
   mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults })
-
-  const errorDto = schemaOf(api, 'ErrorDto')
-  app.use((req: Request, res: Response) => {
-    const answer = errorAnswer(new ApiError(404, 'ROUTE_NOT_FOUND', `Cannot ${req.method} ${req.originalUrl}`), req, base)
-    sendJson(res, checkedAnswer(answer, errorDto, req.originalUrl, base))
-  })
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: number }).status
-    const known = typeof status === 'number' && status >= 400 && status < 500
-    const apiError = known ? new ApiError(status, 'BAD_REQUEST', (error as Error).message) : error
-    sendJson(res, checkedAnswer(errorAnswer(apiError, req, base), errorDto, req.originalUrl, base))
-  })
+  mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
   return app
-}
-
-/** Mounts each operation of a document on its path; the handler set must match the document's. */
-function mountOperations(router: Router | Express, contract: Contract, byId: Record<string, Handler>, deps: RouteDependencies) {
-  for (const operationId of Object.keys(byId)) {
-    if (!contract.operations.has(operationId)) throw new Error(`handler ${operationId} has no operation in the document`)
-  }
-  for (const operation of contract.operations.values()) {
-    const handler = byId[operation.operationId]
-    if (!handler) continue
-    const route = operationRoute(operation, handler, deps)
-    router.route(operation.routePath)[operation.method.toLowerCase() as 'get']((req, res, next) => {
-      res.locals.operationId = operation.operationId
-      route(req, res, next)
-    })
-  }
 }
 
 export interface MockServer {

@@ -1,0 +1,24 @@
+import express, { type Express } from 'express'
+import type { Contract } from '../contract/load-contract.ts'
+import { adminGuard } from '../http/admin-guard.ts'
+import type { RouteDependencies } from '../http/operation-route.ts'
+import { mountOperations } from '../http/mount-operations.ts'
+import { adminHandlers, type AdminInfo } from './admin-handlers.ts'
+
+export interface AdminRouteOptions {
+  host: string
+  adminToken: string | undefined
+}
+
+/**
+ * The control plane under `/__admin`, from spec/admin.yaml. Health is open everywhere; the rest
+ * sits behind the guard that closes it on a non-loopback host without the admin token.
+ */
+export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps: RouteDependencies, options: AdminRouteOptions): void {
+  const { getHealth, ...guardedRoutes } = adminHandlers(info)
+  mountOperations(app, admin, { getHealth }, deps)
+  const guarded = express.Router()
+  guarded.use('/__admin', adminGuard(options.host, options.adminToken))
+  mountOperations(guarded, admin, guardedRoutes, deps)
+  app.use(guarded)
+}
