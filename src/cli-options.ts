@@ -21,6 +21,7 @@ export const FLAGS = {
   'journal-size': { env: 'NOVU_MOCK_JOURNAL_SIZE', help: 'calls kept per tenant in the request journal', default: String(DEFAULT_CONFIG.journalSize) },
   'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },
   'rate-limit': { env: 'NOVU_MOCK_RATE_LIMIT', help: 'enforce <requests>/<seconds> per tenant with 429', default: 'counted (100/1), not enforced' },
+  envelope: { env: 'NOVU_MOCK_ENVELOPE', help: 'wrap results as {"data": …} like the live service (env: 1 or true)', default: 'off' },
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
 } as const
@@ -34,7 +35,7 @@ export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start
 /** argv and the environment to a command; a flag wins over its variable, both over the default. */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
   const options = Object.fromEntries(
-    Object.keys(FLAGS).map((name) => [name, { type: 'string' as const, multiple: name === 'api-key' }]),
+    Object.keys(FLAGS).map((name) => [name, name === 'envelope' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
   )
   let values: Record<string, string | string[] | boolean | undefined>
   try {
@@ -52,6 +53,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   const read = (name: FlagName): string | undefined => {
     const value = values[name]
     if (Array.isArray(value)) return value.join(',')
+    if (value === true) return 'true'
     return typeof value === 'string' ? value : env[FLAGS[name].env] || undefined
   }
   const messages = read('messages')
@@ -74,6 +76,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
       adminToken: read('admin-token'),
       rateLimit: rateLimitOf(read('rate-limit')),
+      envelope: ['1', 'true'].includes(read('envelope') ?? ''),
       responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
       logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     },

@@ -23,6 +23,8 @@ export interface ServerConfig {
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
   adminToken: string | undefined
   responseValidation: ResponseValidation
+  /** Wrap results as `{"data": …}` like the live service. */
+  envelope: boolean
   /** Enforced with 429 when set; without it, the default 100/1 s is counted for the headers only. */
   rateLimit: RateLimit | undefined
   logLevel: LogLevel
@@ -40,6 +42,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',
+  envelope: false,
   rateLimit: undefined,
   logLevel: 'info',
 }

@@ -78,7 +78,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
-  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults })
+  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope })
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
   return app
 }

@@ -28,7 +28,15 @@ export interface RouteDependencies extends ResponseCheck {
   rateLimiter?: RateLimiter
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
   faults?: FaultRules
+  /**
+   * Wrap successful answers as `{"data": …}`, as the live service does (behaviour.md §1.1). The
+   * document describes the bare result, which is checked before it is wrapped.
+   */
+  envelope?: boolean
 }
+
+/** The list page already has its `data` and is never wrapped. */
+const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 const RETRY_LATER = 'Please wait some time, then try again.'
@@ -67,6 +75,7 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
       if (answer.forced) deps.idempotency?.abandon(tenant, key)
       else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
     }
+    const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
     if (call.tenantKey !== undefined) {
       deps.journal?.record(call.tenantKey, {
         time: arrived.toISOString(),
@@ -77,12 +86,12 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
         status: answer.status,
         durationMs: performance.now() - started,
         requestBody: call.body,
-        responseBody: answer.body,
+        responseBody: body,
         ...(answer.violations ? { violations: answer.violations } : {}),
       }, idempotencyKey ? [idempotencyKey] : [])
     }
     const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
-    sendJson(res, { ...answer, headers: { ...call.headers, ...answer.headers, ...echo } })
+    sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } })
   }
 }
 
