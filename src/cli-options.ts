@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { parseVerify, type VerifyCommand } from './verify/verify-options.ts'
 import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
 import type { LogLevel } from './http/logger.ts'
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.ts'
@@ -30,10 +31,24 @@ type FlagName = keyof typeof FLAGS
 
 export class UsageError extends Error {}
 
-export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'start'; config: ServerConfig }
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'start'; config: ServerConfig }
+  | { kind: 'verify-help' }
+  | { kind: 'verify'; command: VerifyCommand }
 
 /** argv and the environment to a command; a flag wins over its variable, both over the default. */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
+  if (argv[0] === 'verify') {
+    try {
+      const command = parseVerify(argv.slice(1), env)
+      return command === 'help' ? { kind: 'verify-help' } : { kind: 'verify', command }
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+  }
+  if (argv[0] === 'start') argv = argv.slice(1)
   const options = Object.fromEntries(
     Object.keys(FLAGS).map((name) => [name, name === 'envelope' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
   )
@@ -112,5 +127,5 @@ export function helpText(): string {
   const rows = Object.entries(FLAGS).map(
     ([name, flag]) => `  --${name.padEnd(21)} ${flag.help} (default: ${flag.default}; env ${flag.env})`,
   )
-  return ['Usage: novu-mock [options]', '', 'A stateful mock of five Novu API operations.', '', 'Options:', ...rows, `  ${'-h, --help'.padEnd(23)} this text`, `  ${'-v, --version'.padEnd(23)} the version`, ''].join('\n')
+  return ['Usage: novu-mock [start] [options]', '       novu-mock verify --target <url> --api-key <key> [options]  (novu-mock verify --help)', '', 'A stateful mock of five Novu API operations.', '', 'Options:', ...rows, `  ${'-h, --help'.padEnd(23)} this text`, `  ${'-v, --version'.padEnd(23)} the version`, ''].join('\n')
 }

@@ -1,6 +1,9 @@
 import { FixtureError } from './seeding.ts'
 import { StoreFileError } from './store/json-file-adapter.ts'
-import { createMockServer, VERSION } from './server.ts'
+import { createMockServer, loadContracts, VERSION } from './server.ts'
+import { formatReport } from './verify/format-report.ts'
+import { VERIFY_HELP, type VerifyCommand } from './verify/verify-options.ts'
+import { verifyTarget } from './verify/verify-target.ts'
 import { helpText, parseCli, UsageError } from './cli-options.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -9,12 +12,21 @@ async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env)
   if (command.kind === 'help') return void process.stdout.write(helpText())
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`)
+  if (command.kind === 'verify-help') return void process.stdout.write(VERIFY_HELP)
+  if (command.kind === 'verify') return verify(command.command)
   const { config } = command
   const server = await createMockServer(config)
   process.stdout.write(banner(server.url, config))
   const stop = () => void server.close().finally(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+}
+
+async function verify({ options, json }: VerifyCommand): Promise<void> {
+  const { api } = await loadContracts()
+  const results = await verifyTarget(api, options)
+  process.stdout.write(json ? `${JSON.stringify(results.map(({ body: _body, ...result }) => result), null, 2)}\n` : formatReport(options.target, results))
+  process.exitCode = results.every((result) => result.passed) ? 0 : 1
 }
 
 function banner(url: string, config: ServerConfig): string {

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util'
+import type { VerifyOptions } from './verify-target.ts'
+
+export const VERIFY_HELP = `Usage: novu-mock verify --target <url> --api-key <key> [options]
+
+Sends a documented sequence of calls for each operation to the target and checks every status,
+media type and body against spec/openapi.yaml. Exit code 1 on any violation. Reads only, unless
+--write is given; writes go only to the ids given.
+
+Options:
+  --target URL            base URL of the server to check (required)
+  --api-key KEY           its API key (required; env NOVU_MOCK_VERIFY_API_KEY)
+  --subscriber ID         subscriber to read (and, with --write, to upsert its own credentials back)
+                          (default: demo-subscriber-1)
+  --integration ID        with --write: an email or sms integration to set as primary
+  --restore-primary ID    with --write: the integration to set as primary again afterwards
+  --message ID            with --write: a message of the subscriber to mark seen (not undone)
+  --write                 also send the calls that write
+  --json                  print the results as JSON, for CI
+`
+
+export interface VerifyCommand {
+  options: VerifyOptions
+  json: boolean
+}
+
+/** Throws a plain Error with a usage message; the CLI prints it. */
+export function parseVerify(argv: readonly string[], env: NodeJS.ProcessEnv): VerifyCommand | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      'api-key': { type: 'string' },
+      subscriber: { type: 'string', default: 'demo-subscriber-1' },
+      integration: { type: 'string' },
+      'restore-primary': { type: 'string' },
+      message: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) return 'help'
+  const apiKey = values['api-key'] ?? env.NOVU_MOCK_VERIFY_API_KEY
+  if (!values.target || !URL.canParse(values.target)) throw new Error('verify needs --target <url>')
+  if (!apiKey) throw new Error('verify needs --api-key <key>')
+  return {
+    json: values.json,
+    options: {
+      target: values.target,
+      apiKey,
+      write: values.write,
+      targets: {
+        subscriberId: values.subscriber,
+        integrationId: values.integration,
+        restorePrimaryId: values['restore-primary'],
+        messageId: values.message,
+      },
+    },
+  }
+}

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadContracts, type MockServer } from '../../src/server.ts'
+import { formatReport } from '../../src/verify/format-report.ts'
+import { verifyTarget, type VerifyOptions } from '../../src/verify/verify-target.ts'
+import { startTestServer } from '../helpers/start-test-server.ts'
+
+const options = (target: string, write = false): VerifyOptions => ({
+  target,
+  apiKey: `verify-${crypto.randomUUID()}`,
+  write,
+  targets: { subscriberId: 'demo-subscriber-1', integrationId: '64f100000000000000000005', restorePrimaryId: '64f100000000000000000004', messageId: '64f200000000000000000003' },
+})
+
+describe.each([
+  ['bare', false],
+  ['enveloped', true],
+])('verify against the mock itself (%s)', (_mode, envelope) => {
+  let mock: MockServer
+  beforeAll(async () => {
+    mock = await startTestServer({ envelope })
+  })
+  afterAll(() => mock.close())
+
+  it('passes every probe, writes included, with no note but the envelope', async () => {
+    const results = await verifyTarget((await loadContracts()).api, options(mock.url, true))
+    expect(results.filter((r) => !r.passed)).toEqual([])
+    expect(results).toHaveLength(12)
+    const notes = results.flatMap((r) => r.notes)
+    expect(notes.every((note) => note === 'result enveloped as {"data": …}')).toBe(true)
+    expect(notes.length > 0).toBe(envelope)
+  })
+})
+
+/** A server that answers off the contract, one way per route. */
+function offContract(): Server {
+  const subscriber = { subscriberId: 'demo-subscriber-1', _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
+  return createServer((req, res) => {
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body))
+    if (req.url === '/v2/subscribers/demo-subscriber-1') return send(200, { ...subscriber, firstName: 42, extraFromTheFuture: true })
+    if (req.url?.startsWith('/v2/subscribers/')) return send(200, subscriber) // an unknown subscriber should be a 404
+    if (req.url === '/v1/channel-connections?limit=2') return send(200, { data: [], next: null, previous: null, totalCount: 0 })
+    res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom')
+  })
+}
+
+describe('verify against a server that answers off the contract', () => {
+  let server: Server
+  let url: string
+  beforeAll(async () => {
+    server = offContract().listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('reports a wrong type, a missing field and a wrong status, and notes an extra field', async () => {
+    const results = await verifyTarget((await loadContracts()).api, options(url))
+    const byName = new Map(results.map((r) => [r.name, r]))
+    const retrieved = byName.get('retrieve a subscriber')!
+    expect(retrieved.passed).toBe(false)
+    expect(retrieved.violations).toContainEqual(expect.objectContaining({ instancePath: '/firstName', value: 42 }))
+    expect(retrieved.notes).toEqual(['extra field "extraFromTheFuture" at /'])
+    expect(byName.get('retrieve an unknown subscriber')!.violations[0]!.message).toBe('status 200, expected 404')
+    expect(byName.get('list channel connections')!.violations).toContainEqual(expect.objectContaining({ message: "must have required property 'totalCountCapped'" }))
+    expect(byName.get('mark messages of an unknown subscriber')!.violations.map((v) => v.message)).toContain('the body is not JSON')
+    const report = formatReport(url, results)
+    expect(report).toContain('FAIL retrieve a subscriber (GET /v2/subscribers/demo-subscriber-1 -> 200)')
+    expect(report).toMatch(/must be string,?.* at \/firstName \(value: 42\)/)
+  })
+
+  it('makes the CLI exit 1 with a JSON report for CI', async () => {
+    const run = promisify(execFile)('node', ['bin/novu-mock.js', 'verify', '--target', url, '--api-key', 'k', '--json'])
+    const failure = await run.then(() => undefined, (error: { code: number; stdout: string }) => error)
+    expect(failure?.code).toBe(1)
+    const results = JSON.parse(failure!.stdout) as { passed: boolean }[]
+    expect(results.some((r) => !r.passed)).toBe(true)
+  })
+})
