@@ -1,5 +1,5 @@
-import type { ErrorObject } from 'ajv/dist/2020.js'
 import type { Contract } from '../contract/load-contract.ts'
+import { checkAnswer, type Violation } from './check-answer.ts'
 import { readProbes, writeProbes, type Probe, type ProbeTargets } from './probes.ts'
 
 export interface VerifyOptions {
@@ -11,12 +11,6 @@ export interface VerifyOptions {
   targets: ProbeTargets
 }
 
-export interface Violation {
-  message: string
-  instancePath?: string
-  schemaPath?: string
-  value?: unknown
-}
 
 export interface ProbeResult {
   name: string
@@ -58,53 +52,11 @@ async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise
     return result
   }
   result.status = response.status
-  const text = await response.text()
-  check(api, probe, response, text, result)
+  if (!probe.expect.includes(response.status)) result.violations.push({ message: `status ${response.status}, expected ${probe.expect.join(' or ')}` })
+  const checked = checkAnswer(api, probe.operationId, response.status, response.headers.get('content-type'), await response.text())
+  result.violations.push(...checked.violations)
+  result.notes.push(...checked.notes)
+  result.body = checked.body
   result.passed = result.violations.length === 0
   return result
-}
-
-function check(api: Contract, probe: Probe, response: Response, text: string, result: ProbeResult): void {
-  if (!probe.expect.includes(response.status)) result.violations.push({ message: `status ${response.status}, expected ${probe.expect.join(' or ')}` })
-  if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) {
-    result.violations.push({ message: `Content-Type is "${response.headers.get('content-type')}", not application/json` })
-  }
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    result.violations.push({ message: 'the body is not JSON', value: text.slice(0, 200) })
-    return
-  }
-  body = unwrapped(probe, response.status, body, result)
-  result.body = body
-  const validate = api.operations.get(probe.operationId)?.responseValidators.get(response.status)
-  if (!validate) return void result.violations.push({ message: `status ${response.status} is not documented for ${probe.operationId}` })
-  if (validate(body)) return
-  for (const error of validate.errors ?? []) {
-    if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') result.notes.push(extraFieldNote(error))
-    else result.violations.push({ message: error.message ?? error.keyword, instancePath: error.instancePath, schemaPath: error.schemaPath, value: valueAt(body, error.instancePath) })
-  }
-}
-
-/** The live service wraps results as `{"data": …}` (the list page excepted); both forms pass. */
-function unwrapped(probe: Probe, status: number, body: unknown, result: ProbeResult): unknown {
-  const wrapped = status < 300 && probe.operationId !== 'listChannelConnections' && body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 && 'data' in body
-  if (!wrapped) return body
-  result.notes.push('result enveloped as {"data": …}')
-  return (body as { data: unknown }).data
-}
-
-function extraFieldNote(error: ErrorObject): string {
-  const field = (error.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (error.params as { unevaluatedProperty?: string }).unevaluatedProperty
-  return `extra field "${field}" at ${error.instancePath || '/'}`
-}
-
-function valueAt(body: unknown, pointer: string): unknown {
-  let current = body
-  for (const segment of pointer.split('/').slice(1)) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
-  }
-  return current
 }
