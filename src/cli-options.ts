@@ -23,6 +23,8 @@ export const FLAGS = {
   'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },
   'rate-limit': { env: 'NOVU_MOCK_RATE_LIMIT', help: 'enforce <requests>/<seconds> per tenant with 429', default: 'counted (100/1), not enforced' },
   envelope: { env: 'NOVU_MOCK_ENVELOPE', help: 'wrap results as {"data": …} like the live service (env: 1 or true)', default: 'off' },
+  proxy: { env: 'NOVU_MOCK_PROXY', help: 'forward the API to this upstream URL and check both directions instead of mocking', default: 'off' },
+  'proxy-strict': { env: 'NOVU_MOCK_PROXY_STRICT', help: 'with --proxy: answer 502 when an exchange breaks the contract', default: 'off' },
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
 } as const
@@ -50,7 +52,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   }
   if (argv[0] === 'start') argv = argv.slice(1)
   const options = Object.fromEntries(
-    Object.keys(FLAGS).map((name) => [name, name === 'envelope' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
+    Object.keys(FLAGS).map((name) => [name, BOOLEAN_FLAGS.has(name) ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
   )
   let values: Record<string, string | string[] | boolean | undefined>
   try {
@@ -91,11 +93,21 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
       journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
       adminToken: read('admin-token'),
       rateLimit: rateLimitOf(read('rate-limit')),
-      envelope: ['1', 'true'].includes(read('envelope') ?? ''),
+      envelope: isOn(read('envelope')),
+      proxy: proxyOf(read('proxy'), isOn(read('proxy-strict'))),
       responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
       logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     },
   }
+}
+
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['envelope', 'proxy-strict'])
+const isOn = (value: string | undefined) => value === '1' || value === 'true'
+
+function proxyOf(upstream: string | undefined, strict: boolean): ServerConfig['proxy'] {
+  if (upstream === undefined) return undefined
+  if (!URL.canParse(upstream)) throw new UsageError(`--proxy must be a URL, got "${upstream}"`)
+  return { upstream, strict }
 }
 
 function fixturesOf(dir: string | undefined, mode: string | undefined): UserFixtures | undefined {

@@ -23,6 +23,8 @@ export interface ServerConfig {
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */
   adminToken: string | undefined
   responseValidation: ResponseValidation
+  /** Forward the five operations to this upstream and check both directions, instead of mocking. */
+  proxy: { upstream: string; strict: boolean } | undefined
   /** Wrap results as `{"data": …}` like the live service. */
   envelope: boolean
   /** Enforced with 429 when set; without it, the default 100/1 s is counted for the headers only. */
@@ -43,6 +45,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   adminToken: undefined,
   responseValidation: 'strict',
   envelope: false,
+  proxy: undefined,
   rateLimit: undefined,
   logLevel: 'info',
 }

@@ -12,6 +12,7 @@ import { mountOperations } from './http/mount-operations.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
 import { requestLog } from './http/request-log.ts'
 import { RequestJournal } from './journal/request-journal.ts'
+import { mountProxy } from './proxy/proxy-route.ts'
 import { handlers } from './resources/handlers.ts'
 import { seededState } from './seeding.ts'
 import { createLowdbStore } from './store/lowdb-store.ts'
@@ -78,7 +79,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
-  mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope })
+  if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })
+  else mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope })
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
   return app
 }

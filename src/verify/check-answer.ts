@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import type { Contract } from '../contract/load-contract.ts'
 
-export interface Violation {
+export type Violation = {
   message: string
   instancePath?: string
   schemaPath?: string
