@@ -1,0 +1,193 @@
+import type { Novu } from '@novu/api'
+import type { MessageMarkAsRequestDtoMarkAs as MarkAs } from '@novu/api/models/components/index.js'
+import { ErrorDto, SDKError, SDKValidationError, ValidationErrorDto } from '@novu/api/models/errors/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AppOptions } from '../../src/config.ts'
+import type { MockServer } from '../../src/server.ts'
+import { readState } from '../helpers/read-state.ts'
+import { startTestServer } from '../helpers/start-test-server.ts'
+import { addFault, lastSent, sdkClient, sdkError } from './support.ts'
+
+const ADA = 'demo-subscriber-1'
+const MAILGUN = '64f100000000000000000002'
+const M01 = '64f200000000000000000001'
+
+/** One call of each operation that succeeds on the seed, keyed by the document's operationId. */
+const CALLS: Record<string, (novu: Novu) => Promise<unknown>> = {
+  upsertSubscriberCredentials: (n) =>
+    n.subscribers.credentials.append({ providerId: 'fcm', credentials: { deviceTokens: ['x'] } }, ADA),
+  getSubscriber: (n) => n.subscribers.retrieve(ADA),
+  setPrimaryIntegration: (n) => n.integrations.setAsPrimary(MAILGUN),
+  listChannelConnections: (n) => n.channelConnections.list({}),
+  markMessagesAs: (n) => n.subscribers.messages.markAllAs({ messageId: M01, markAs: 'read' }, ADA),
+}
+const ALL = Object.keys(CALLS)
+const WRITES = ['upsertSubscriberCredentials', 'setPrimaryIntegration', 'markMessagesAs']
+
+/** 429 and 503 bodies are JSON strings, which the SDK leaves to its generic error. */
+async function genericError(call: Promise<unknown>, status: number, body: string): Promise<SDKError> {
+  const error = await sdkError(call, SDKError, status)
+  expect(error).not.toBeInstanceOf(ErrorDto)
+  expect(JSON.parse(error.body)).toBe(body)
+  expect(error.message).toMatch(new RegExp(`^API error occurred: Status ${status}`))
+  expect(Number(error.headers.get('retry-after'))).toBeGreaterThan(0)
+  return error
+}
+
+export function errorsSuite(mode: string, options: AppOptions): void {
+  describe(`errors through @novu/api (${mode})`, () => {
+    let server: MockServer
+    beforeAll(async () => {
+      server = await startTestServer(options)
+    })
+    afterAll(() => server.close())
+
+    async function errorDto(call: (novu: Novu) => Promise<unknown>, status: number, message: string, path: string) {
+      const error = await sdkError(call(sdkClient(server.url).novu), ErrorDto, status)
+      expect(error.message).toBe(message)
+      expect(error.data$).toMatchObject({ statusCode: status, message, path, timestamp: expect.any(String) })
+    }
+
+    it('400 ErrorDto: credentials for an unknown subscriber', async () => {
+      const append = (n: Novu) => n.subscribers.credentials.append({ providerId: 'fcm', credentials: {} }, 'nobody')
+      await errorDto(append, 400, 'SubscriberId: nobody not found', '/v1/subscribers/nobody/credentials')
+    })
+
+    it('400 ErrorDto: credentials for a provider with no active integration', async () => {
+      const client = sdkClient(server.url)
+      const { environmentId } = (await client.novu.subscribers.retrieve(ADA)).result
+      const error = await sdkError(
+        client.novu.subscribers.credentials.append({ providerId: 'apns', credentials: { deviceTokens: ['a'] } }, ADA),
+        ErrorDto,
+        400,
+      )
+      expect(error.message).toBe(`Subscribers environment (${environmentId}) do not have active apns integration.`)
+    })
+
+    it('400 ErrorDto: the other rules of the operations', async () => {
+      const push = '64f100000000000000000006'
+      const setPush = (n: Novu) => n.integrations.setAsPrimary(push)
+      await errorDto(setPush, 400, 'Channel push does not support primary', `/v1/integrations/${push}/set-primary`)
+      const bothCursors = (n: Novu) => n.channelConnections.list({ after: 'a', before: 'b' })
+      const message = 'Cannot specify both "before" and "after" cursors at the same time.'
+      await errorDto(bothCursors, 400, message, '/v1/channel-connections?after=a&before=b')
+      const noIds = (n: Novu) => n.subscribers.messages.markAllAs({ messageId: [], markAs: 'read' }, ADA)
+      await errorDto(noIds, 400, 'messageId is required', `/v1/subscribers/${ADA}/messages/mark-as`)
+    })
+
+    it('404 ErrorDto: retrieve and mark-as for an unknown subscriber', async () => {
+      await errorDto((n) => n.subscribers.retrieve('nobody'), 404, 'Subscriber: nobody was not found', '/v2/subscribers/nobody')
+      const mark = (n: Novu) => n.subscribers.messages.markAllAs({ messageId: M01, markAs: 'seen' }, 'nobody')
+      await errorDto(mark, 404, 'Subscriber nobody not found', '/v1/subscribers/nobody/messages/mark-as')
+    })
+
+    it('404 SDKError: set-primary of an unknown integration (the SDK has no body schema for it)', async () => {
+      const id = '64f1000000000000000000ff'
+      const error = await sdkError(sdkClient(server.url).novu.integrations.setAsPrimary(id), SDKError, 404)
+      expect(error).not.toBeInstanceOf(ErrorDto)
+      expect(JSON.parse(error.body)).toMatchObject({ statusCode: 404, message: `Integration with id ${id} not found` })
+    })
+
+    it.each(WRITES)('409 ErrorDto on %s: the idempotency-in-progress preset, with the SDK’s own key', async (operationId) => {
+      const client = sdkClient(server.url)
+      await addFault(server.url, client, { preset: 'idempotency-in-progress', match: { operationId }, times: 1 })
+      const before = await readState(server.url, client.auth)
+      const error = await sdkError(CALLS[operationId]!(client.novu), ErrorDto, 409)
+      const key = lastSent(client).idempotencyKey
+      expect(key).toEqual(expect.any(String))
+      expect(error.message).toBe(`Request with key "${key}" is currently being processed. Please retry after 1 second`)
+      expect(error.headers.get('retry-after')).toBe('1')
+      expect(await readState(server.url, client.auth)).toEqual(before)
+      await CALLS[operationId]!(client.novu) // the rule is spent: the next call goes through
+    })
+
+    it('422 ValidationErrorDto: set-primary with an id that is not a mongodb id', async () => {
+      const error = await sdkError(sdkClient(server.url).novu.integrations.setAsPrimary('nope'), ValidationErrorDto, 422)
+      expect(error.message).toBe('Validation Error')
+      expect(error.errors['integrationId']).toEqual({ messages: ['integrationId must be a mongodb id'], value: 'nope' })
+    })
+
+    it('422 ValidationErrorDto: list parameters the document refuses, every one listed', async () => {
+      const call = sdkClient(server.url).novu.channelConnections.list({ limit: 500, orderBy: 'priority' })
+      const error = await sdkError(call, ValidationErrorDto, 422)
+      expect(Object.keys(error.errors).sort()).toEqual(['limit', 'orderBy'])
+      expect(error.errors['limit']).toMatchObject({ messages: ['must be <= 100'], value: 500 })
+      expect(error.errors['orderBy']?.messages[0]).toContain('createdAt, updatedAt')
+    })
+
+    it('422 ValidationErrorDto: an idempotency key reused for another body', async () => {
+      const client = sdkClient(server.url)
+      await client.novu.subscribers.messages.markAllAs({ messageId: M01, markAs: 'read' }, ADA, 'sdk-reused')
+      const other = client.novu.subscribers.messages.markAllAs({ messageId: M01, markAs: 'seen' }, ADA, 'sdk-reused')
+      const error = await sdkError(other, ValidationErrorDto, 422)
+      const message = 'Request with key "sdk-reused" is being reused for a different body'
+      expect(error.message).toBe(message)
+      expect(error.errors['general']?.messages).toEqual([message])
+    })
+
+    // Values the SDK's enums list and the interface does not: the mock follows the interface.
+    it.each([
+      ['providerId', 'telegram', (n: Novu) => n.subscribers.credentials.append({ providerId: 'telegram', credentials: {} }, ADA)],
+      ['channel', 'tool', (n: Novu) => n.channelConnections.list({ channel: 'tool' })],
+      ['providerId', 'novu-sms', (n: Novu) => n.channelConnections.list({ providerId: 'novu-sms' })],
+    ] as const)('422 ValidationErrorDto: the SDK-only %s %s', async (field, value, call) => {
+      const error = await sdkError(call(sdkClient(server.url).novu), ValidationErrorDto, 422)
+      expect(Object.keys(error.errors)).toEqual([field])
+      expect(error.errors[field]).toMatchObject({ value, messages: [expect.stringMatching(/^must be equal to one of/)] })
+    })
+
+    it('a markAs outside the four values never leaves the SDK (its closed enum refuses it)', async () => {
+      const client = sdkClient(server.url)
+      // The type allows only the four values; the cast is the point of the test.
+      const call = client.novu.subscribers.messages.markAllAs({ messageId: M01, markAs: 'bogus' as MarkAs }, ADA)
+      await expect(call).rejects.toBeInstanceOf(SDKValidationError)
+      expect(client.sent).toEqual([])
+    })
+
+    it.each(ALL)('429 SDKError on %s: the rate-limited preset', async (operationId) => {
+      const client = sdkClient(server.url)
+      await addFault(server.url, client, { preset: 'rate-limited', match: { operationId }, times: 1 })
+      const before = await readState(server.url, client.auth)
+      await genericError(CALLS[operationId]!(client.novu), 429, 'API rate limit exceeded')
+      expect(await readState(server.url, client.auth)).toEqual(before)
+    })
+
+    it.each(ALL)('503 SDKError on %s: the unavailable preset', async (operationId) => {
+      const client = sdkClient(server.url)
+      await addFault(server.url, client, { preset: 'unavailable', match: { operationId }, times: 1 })
+      const before = await readState(server.url, client.auth)
+      await genericError(CALLS[operationId]!(client.novu), 503, 'Please wait some time, then try again.')
+      expect(await readState(server.url, client.auth)).toEqual(before)
+      await CALLS[operationId]!(client.novu)
+    })
+  })
+
+  describe(`errors of server options through @novu/api (${mode})`, () => {
+    it('401 ErrorDto: strict mode refuses another key', async () => {
+      const allowed = `sdk-${crypto.randomUUID()}`
+      const server = await startTestServer({ ...options, apiKeys: [allowed] })
+      try {
+        const error = await sdkError(sdkClient(server.url).novu.subscribers.retrieve(ADA), ErrorDto, 401)
+        expect(error.message).toBe('API Key not found')
+        const { result } = await sdkClient(server.url, allowed).novu.subscribers.retrieve(ADA)
+        expect(result.firstName).toBe('Ada')
+      } finally {
+        await server.close()
+      }
+    })
+
+    it('429 SDKError: the third call within the window, at 1 per 60 s (burst 2)', async () => {
+      const server = await startTestServer({ ...options, rateLimit: { limit: 1, windowSeconds: 60 } })
+      try {
+        const { novu } = sdkClient(server.url)
+        expect((await novu.subscribers.retrieve(ADA)).result.lastName).toBe('Lovelace')
+        const second = await novu.subscribers.messages.markAllAs({ messageId: M01, markAs: 'read' }, ADA)
+        expect(second.result[0]).toMatchObject({ id: M01, read: true })
+        const error = await genericError(novu.channelConnections.list({}), 429, 'API rate limit exceeded')
+        expect(error.headers.get('ratelimit-remaining')).toBe('0')
+      } finally {
+        await server.close()
+      }
+    })
+  })
+}
