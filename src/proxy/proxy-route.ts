@@ -40,7 +40,7 @@ export function proxyRoute(operation: Operation, options: ProxyOptions): Request
         return badGateway(res, req, options, `upstream did not answer: ${(cause as Error).message}`, [])
       }
       const text = await upstream.text()
-      const checked = checkAnswer(options.api, operation.operationId, upstream.status, upstream.headers.get('content-type'), text)
+      const checked = checkAnswer(options.api, operation.operationId, upstream.status, upstream.headers, text)
       violations.push(...checked.violations.map((v) => ({ ...v, direction: 'response' as const })))
       record(options, operation, req, raw, { status: upstream.status, body: checked.body ?? text, ms: performance.now() - started }, violations)
       if (violations.length > 0 && options.strict) return badGateway(res, req, options, 'Upstream exchange failed contract validation', violations)

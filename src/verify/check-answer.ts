@@ -19,9 +19,11 @@ export interface CheckedAnswer {
  * Checks another server's answer against the document: documented status, JSON media type, and
  * the body with the server's own compiled validators. Extra fields are notes, not violations.
  */
-export function checkAnswer(api: Contract, operationId: string, status: number, contentType: string | null, text: string): CheckedAnswer {
+export function checkAnswer(api: Contract, operationId: string, status: number, headers: Headers, text: string): CheckedAnswer {
   const checked: CheckedAnswer = { violations: [], notes: [] }
+  const contentType = headers.get('content-type')
   if (!/^application\/json\b/.test(contentType ?? '')) checked.violations.push({ message: `Content-Type is "${contentType}", not application/json` })
+  checked.violations.push(...headerViolations(api, operationId, status, headers))
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -65,4 +67,25 @@ export function valueAt(body: unknown, pointer: string): unknown {
     current = (current as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
   }
   return current
+}
+
+type HeaderSchema = { type?: string; enum?: string[] }
+
+/** Documented response headers that are present must hold values of their schema's type. */
+function headerViolations(api: Contract, operationId: string, status: number, headers: Headers): Violation[] {
+  const operation = api.operations.get(operationId)
+  if (!operation) return []
+  const item = api.document.paths?.[operation.pathTemplate] as Record<string, { responses?: Record<string, { headers?: Record<string, { schema?: HeaderSchema }> }> }> | undefined
+  const documented = item?.[operation.method.toLowerCase()]?.responses?.[String(status)]?.headers ?? {}
+  const violations: Violation[] = []
+  for (const [name, { schema }] of Object.entries(documented)) {
+    const value = headers.get(name)
+    if (value === null || !schema) continue
+    const wrongType = schema.type === 'integer' && !/^-?\d+$/.test(value.trim())
+    const notListed = schema.enum !== undefined && !schema.enum.includes(value)
+    if (wrongType || notListed) {
+      violations.push({ message: `header ${name} must be ${wrongType ? 'an integer' : `one of ${schema.enum!.join(', ')}`}`, instancePath: `header ${name}`, value })
+    }
+  }
+  return violations
 }

@@ -53,7 +53,7 @@ async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise
   }
   result.status = response.status
   if (!probe.expect.includes(response.status)) result.violations.push({ message: `status ${response.status}, expected ${probe.expect.join(' or ')}` })
-  const checked = checkAnswer(api, probe.operationId, response.status, response.headers.get('content-type'), await response.text())
+  const checked = checkAnswer(api, probe.operationId, response.status, response.headers, await response.text())
   result.violations.push(...checked.violations)
   result.notes.push(...checked.notes)
   result.body = checked.body

@@ -41,7 +41,10 @@ function offContract(): Server {
   const subscriber = { subscriberId: 'demo-subscriber-1', _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
   return createServer((req, res) => {
     const send = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body))
-    if (req.url === '/v2/subscribers/demo-subscriber-1') return send(200, { ...subscriber, firstName: 42, extraFromTheFuture: true })
+    if (req.url === '/v2/subscribers/demo-subscriber-1') {
+      res.setHeader('RateLimit-Remaining', 'plenty')
+      return send(200, { ...subscriber, firstName: 42, extraFromTheFuture: true })
+    }
     if (req.url?.startsWith('/v2/subscribers/')) return send(200, subscriber) // an unknown subscriber should be a 404
     if (req.url === '/v1/channel-connections?limit=2') return send(200, { data: [], next: null, previous: null, totalCount: 0 })
     res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom')
@@ -65,6 +68,7 @@ describe('verify against a server that answers off the contract', () => {
     expect(retrieved.passed).toBe(false)
     expect(retrieved.violations).toContainEqual(expect.objectContaining({ instancePath: '/firstName', value: 42 }))
     expect(retrieved.notes).toEqual(['extra field "extraFromTheFuture" at /'])
+    expect(retrieved.violations).toContainEqual(expect.objectContaining({ message: 'header RateLimit-Remaining must be an integer', value: 'plenty' }))
     expect(byName.get('retrieve an unknown subscriber')!.violations[0]!.message).toBe('status 200, expected 404')
     expect(byName.get('list channel connections')!.violations).toContainEqual(expect.objectContaining({ message: "must have required property 'totalCountCapped'" }))
     expect(byName.get('mark messages of an unknown subscriber')!.violations.map((v) => v.message)).toContain('the body is not JSON')
