@@ -1056,8 +1056,11 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Identifier of the integration to use */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider */
-            credentials: components["schemas"]["ChannelCredentials"];
+            /** @description Credentials payload for the provider; at most 1,000 device tokens per request */
+            credentials: components["schemas"]["ChannelCredentials"] & {
+                /** @description At most 1,000 tokens per request */
+                deviceTokens?: unknown[];
+            };
         };
         /**
          * @description Body of the mark-as operation

@@ -1,0 +1,35 @@
+import { STATUS_CODES, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+
+/** How long a client may take to send its headers, and its whole request. */
+export const HEADERS_TIMEOUT_MS = 10_000
+export const REQUEST_TIMEOUT_MS = 30_000
+
+/**
+ * Node answers what it cannot parse (a malformed request, headers too large, a client too slow)
+ * with a bare status line; these answers carry the documented ErrorDto body instead.
+ */
+export function answerClientErrors(server: Server): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS
+  server.requestTimeout = REQUEST_TIMEOUT_MS
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
+    const status = statusOf(error.code)
+    const body = JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path: '', message: messageOf(status), error: STATUS_CODES[status] })
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  })
+}
+
+function statusOf(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408
+  return 400
+}
+
+function messageOf(status: number): string {
+  if (status === 431) return 'Request Header Fields Too Large'
+  if (status === 408) return 'Request Timeout'
+  return 'Bad Request: the request could not be parsed'
+}

@@ -1,0 +1,59 @@
+import { connect } from 'node:net'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MockServer } from '../../src/server.ts'
+import { expectContract, expectErrorDto } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server.close())
+
+/** Sends raw bytes and reads the whole answer (the server closes the connection after it). */
+function raw(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.end(bytes))
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}
+
+function parse(answer: string): { status: number; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n')
+  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) }
+}
+
+describe('limits answered in the documented shape', () => {
+  it('rewrites Node’s answer to headers that are too large as a 431 ErrorDto', async () => {
+    const answer = parse(await raw(`GET /v2/subscribers/demo-subscriber-1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    expect(answer.status).toBe(431)
+    await expectErrorDto(answer.body)
+  })
+
+  it('rewrites Node’s answer to a malformed request as a 400 ErrorDto', async () => {
+    const answer = parse(await raw('NOT A REQUEST\r\n\r\n'))
+    expect(answer.status).toBe(400)
+    await expectErrorDto(answer.body)
+  })
+
+  it.each([
+    ['1,001 messageIds', '/v1/subscribers/demo-subscriber-1/messages/mark-as', 'post', { messageId: Array.from({ length: 1001 }, (_, i) => String(i)), markAs: 'read' }, 'markMessagesAs', 'messageId'],
+    ['1,001 deviceTokens', '/v1/subscribers/demo-subscriber-1/credentials', 'patch', { providerId: 'fcm', credentials: { deviceTokens: Array.from({ length: 1001 }, (_, i) => `t${i}`) } }, 'upsertSubscriberCredentials', 'credentials.deviceTokens'],
+  ] as const)('refuses %s per request with a 422 naming the field', async (_case, path, method, body, operationId, field) => {
+    const res = await request(server.url)[method](path).set(freshTenant()).send(body)
+    expect(res.status).toBe(422)
+    await expectContract(operationId, res)
+    expect(res.body.errors[field].messages).toContain('must NOT have more than 1000 items')
+  })
+
+  it('accepts 1,000 deviceTokens', async () => {
+    const body = { providerId: 'fcm', credentials: { deviceTokens: Array.from({ length: 1000 }, (_, i) => `t${i}`) } }
+    const res = await request(server.url).patch('/v1/subscribers/demo-subscriber-2/credentials').set(freshTenant()).send(body)
+    expect(res.status).toBe(200)
+    await expectContract('upsertSubscriberCredentials', res)
+  })
+})
