@@ -1,0 +1,58 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '../../src/http/logger.ts'
+import type { MockServer } from '../../src/server.ts'
+import { readState } from '../helpers/read-state.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+const lines: string[] = []
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer({ logger: createLogger('debug', (line) => void lines.push(line)), responseValidation: 'strict' })
+})
+afterAll(() => server.close())
+
+const polluted = () => ({} as Record<string, unknown>).polluted !== undefined || ({} as Record<string, unknown>).isAdmin !== undefined
+
+describe('security', () => {
+  it('cannot be polluted through a body, a query or an admin state import', async () => {
+    const auth = freshTenant()
+    const payload = '{"__proto__":{"polluted":true},"constructor":{"prototype":{"isAdmin":true}},"providerId":"fcm","credentials":{"__proto__":{"polluted":true},"deviceTokens":["x"]}}'
+    const patched = await request(server.url).patch('/v1/subscribers/demo-subscriber-1/credentials').set(auth).set('Content-Type', 'application/json').send(payload)
+    expect(patched.status).toBe(200)
+    await request(server.url).get('/v1/channel-connections?__proto__[polluted]=1&constructor[prototype][isAdmin]=1&__proto__=x').set(auth)
+    const state = await readState(server.url, auth)
+    const imported = JSON.stringify(state).replace('{"subscribers":[', '{"__proto__":{"polluted":true},"subscribers":[')
+    const put = await request(server.url).put('/__admin/state').set(auth).set('Content-Type', 'application/json').send(imported)
+    expect(put.status).toBe(422) // the state document is closed: unknown keys are refused
+    expect(polluted()).toBe(false)
+  })
+
+  it('never writes the Authorization value or an idempotency key to the log', async () => {
+    const key = `secret-${crypto.randomUUID()}`
+    const idempotencyKey = `idem-${crypto.randomUUID()}`
+    const auth = { Authorization: `ApiKey ${key}` }
+    await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+    await request(server.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set({ ...auth, 'idempotency-key': idempotencyKey }).send({ messageId: 'x', markAs: 'read' })
+    await request(server.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set({ ...auth, 'idempotency-key': idempotencyKey }).send({ messageId: 'y', markAs: 'read' })
+    await request(server.url).get('/v1/channel-connections').set({ Authorization: `Bearer ${key}` })
+    const log = lines.join('')
+    expect(lines.length).toBeGreaterThan(3)
+    expect(log).not.toContain(key)
+    expect(log).not.toContain(idempotencyKey)
+  })
+
+  it('keeps each tenant’s data, snapshots, journal and faults from every other tenant', async () => {
+    const [a, b] = [freshTenant(), freshTenant()]
+    await request(server.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(a).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+    await request(server.url).post('/__admin/snapshots').set(a).send({ name: 'mine' })
+    await request(server.url).post('/__admin/faults').set(a).send({ preset: 'unavailable', match: { operationId: 'getSubscriber' } })
+    expect((await readState(server.url, b)).messages.find((m) => m._id === '64f200000000000000000001')!.read).toBe(false)
+    expect((await request(server.url).get('/__admin/snapshots').set(b)).body.snapshots).toEqual([])
+    expect((await request(server.url).post('/__admin/snapshots/mine/restore').set(b)).status).toBe(404)
+    expect((await request(server.url).get('/__admin/requests').set(b)).body.requests).toEqual([])
+    expect((await request(server.url).get('/__admin/faults').set(b)).body.faults).toEqual([])
+    expect((await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(b)).status).toBe(200)
+    expect((await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(a)).status).toBe(503)
+  })
+})
