@@ -18,6 +18,8 @@ export interface ServerConfig {
   maxTenants: number
   /** A JSON file keeping every tenant across restarts; in memory when absent. */
   db: string | undefined
+  /** Open connections at once; one more gets a 503 with Retry-After. */
+  maxConnections?: number
   /** Calls kept per tenant in the request journal. */
   journalSize: number
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */

@@ -98,7 +98,7 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
   const host = options.host ?? DEFAULT_CONFIG.host
   const app = await createApp({ ...options, host })
   const server = app.listen(options.port ?? 0, host)
-  answerClientErrors(server)
+  answerClientErrors(server, options.maxConnections)
   await once(server, 'listening')
   warmInBackground(await loadContracts())
   const { port } = server.address() as AddressInfo

@@ -4,14 +4,17 @@ import type { Duplex } from 'node:stream'
 /** How long a client may take to send its headers, and its whole request. */
 export const HEADERS_TIMEOUT_MS = 10_000
 export const REQUEST_TIMEOUT_MS = 30_000
+/** Open connections at once; one more is told to come back (503) rather than dropped. */
+export const MAX_CONNECTIONS = 1000
 
 /**
  * Node answers what it cannot parse (a malformed request, headers too large, a client too slow)
  * with a bare status line; these answers carry the documented ErrorDto body instead.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, maxConnections = MAX_CONNECTIONS): void {
   server.headersTimeout = HEADERS_TIMEOUT_MS
   server.requestTimeout = REQUEST_TIMEOUT_MS
+  capConnections(server, maxConnections)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
     const status = statusOf(error.code)
@@ -32,4 +35,15 @@ function messageOf(status: number): string {
   if (status === 431) return 'Request Header Fields Too Large'
   if (status === 408) return 'Request Timeout'
   return 'Bad Request: the request could not be parsed'
+}
+
+function capConnections(server: Server, maxConnections: number): void {
+  let open = 0
+  server.on('connection', (socket) => {
+    open++
+    socket.once('close', () => open--)
+    if (open <= maxConnections) return
+    const body = JSON.stringify('Please wait some time, then try again.')
+    socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  })
 }

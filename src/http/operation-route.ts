@@ -5,7 +5,7 @@ import { validateRequest } from '../contract/validate-request.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
-import { ApiError } from './api-error.ts'
+import { ApiError, validationFailed } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { errorBody } from './error-body.ts'
 import type { IdempotencyRecords } from './idempotency.ts'
@@ -152,10 +152,18 @@ function idempotencyKeyOf(req: Request): string | undefined {
   return typeof key === 'string' ? key : undefined
 }
 
+/** More query parameters than any operation takes many times over: refused before parsing them. */
+const MAX_QUERY_PARAMETERS = 100
+
 function paramsOf(req: Request): RequestParams {
+  const query = parseQuery(req.url)
+  const count = Object.values(query).reduce((sum, value) => sum + (Array.isArray(value) ? value.length : 1), 0)
+  if (count > MAX_QUERY_PARAMETERS) {
+    throw validationFailed({ general: { messages: [`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`] } })
+  }
   return {
     path: Object.assign(Object.create(null), req.params),
-    query: parseQuery(req.url),
+    query,
     header: Object.assign(Object.create(null), req.headers),
   }
 }

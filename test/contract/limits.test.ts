@@ -57,3 +57,28 @@ describe('limits answered in the documented shape', () => {
     await expectContract('upsertSubscriberCredentials', res)
   })
 })
+
+describe('counts', () => {
+  it('refuses more than 100 query parameters with a 422', async () => {
+    const query = Array.from({ length: 101 }, (_, i) => `contextKeys=k${i}`).join('&')
+    const res = await request(server.url).get(`/v1/channel-connections?${query}`).set(freshTenant())
+    expect(res.status).toBe(422)
+    await expectContract('listChannelConnections', res)
+    expect(res.body.errors.general.messages[0]).toBe('at most 100 query parameters, got 101')
+  })
+
+  it('tells a connection past the cap to come back (503), and serves the others', async () => {
+    const capped = await startTestServer({ maxConnections: 2 })
+    const held = await Promise.all([0, 1].map(() => new Promise<ReturnType<typeof connect>>((resolve) => { const s = connect(capped.port, '127.0.0.1', () => resolve(s)) })))
+    const third = await new Promise<string>((resolve) => {
+      const socket = connect(capped.port, '127.0.0.1', () => socket.write('GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n'))
+      let answer = ''
+      socket.on('data', (chunk) => (answer += chunk))
+      socket.on('close', () => resolve(answer))
+    })
+    expect(third.split(' ')[1]).toBe('503')
+    expect(third).toContain('Retry-After: 1')
+    held.forEach((socket) => socket.destroy())
+    await capped.close()
+  })
+})
