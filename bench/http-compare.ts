@@ -1,0 +1,452 @@
+/**
+ * HTTP benchmark of novu-mock against Prism (default logging and -v error), a bare node:http
+ * server (the ceiling) and a naive express 5 + Ajv server (the floor of the stack), on the five
+ * operations at 1 and 50 connections. One server at a time, pinned to core 0 (load generator on
+ * core 1) when taskset exists; warm-up, interleaved rounds, medians. Prints the tables and the
+ * targets, writes the raw results to bench/results/<timestamp>.json, then runs the
+ * snapshot-restore bench (skip with --skip-snapshot).
+ *
+ *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+0.5 s warm-up per operation), ~6 min
+ *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.25 s warm-up), ~2 min
+ *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench
+ */
+import autocannon from 'autocannon'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { cpus } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const argv = process.argv.slice(2)
+const QUICK = argv.includes('--quick')
+const SKIP_SNAPSHOT = argv.includes('--skip-snapshot')
+const SKIP_PRISM = argv.includes('--skip-prism') || process.env.BENCH_SKIP_PRISM === '1'
+const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 1 : 1.5))
+const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 0.25 : 0.5))
+const ROUNDS = Math.max(1, Math.min(50, Math.floor(Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)))))
+const CONNECTIONS = [1, 50] as const
+const HEADERS = { Authorization: 'ApiKey bench', 'Content-Type': 'application/json', Accept: 'application/json' }
+const PRISM_DIR = join(ROOT, 'bench/.cache/prism')
+const PRISM_BIN = join(PRISM_DIR, 'node_modules/.bin/prism')
+
+// ------------------------------------------------------------------------------ operations
+const MESSAGE_IDS = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
+interface Operation {
+  name: string
+  method: 'GET' | 'POST' | 'PATCH'
+  /** Prefix the ceiling server routes on. */
+  prefix: string
+  path(n: number): string
+  body?(n: number): unknown
+}
+const OPERATIONS: Operation[] = [
+  {
+    // A new webhook URL per request: every call really writes, and the subscriber keeps its size
+    // (appending a new device token per call would grow the answer without bound).
+    name: 'upsertSubscriberCredentials',
+    method: 'PATCH',
+    prefix: '/v1/subscribers/demo-subscriber-1/credentials',
+    path: () => '/v1/subscribers/demo-subscriber-1/credentials',
+    body: (n) => ({ providerId: 'slack', credentials: { webhookUrl: `https://hooks.slack.example.com/services/bench/${n}` } }),
+  },
+  { name: 'getSubscriber', method: 'GET', prefix: '/v2/subscribers/', path: () => '/v2/subscribers/demo-subscriber-1' },
+  {
+    // Alternates the primary email integration: every call changes it.
+    name: 'setPrimaryIntegration',
+    method: 'POST',
+    prefix: '/v1/integrations/',
+    path: (n) => `/v1/integrations/64f10000000000000000000${n % 2 === 0 ? 2 : 1}/set-primary`,
+  },
+  { name: 'listChannelConnections', method: 'GET', prefix: '/v1/channel-connections', path: () => '/v1/channel-connections?limit=10' },
+  {
+    // Each of the 10 messages flips between read and unread on every call that names it.
+    name: 'markMessagesAs',
+    method: 'POST',
+    prefix: '/v1/subscribers/demo-subscriber-1/messages/mark-as',
+    path: () => '/v1/subscribers/demo-subscriber-1/messages/mark-as',
+    body: (n) => ({ messageId: MESSAGE_IDS[n % 10], markAs: Math.floor(n / 10) % 2 === 0 ? 'read' : 'unread' }),
+  },
+]
+
+// ------------------------------------------------------------------------------ processes
+const hasTaskset = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+const PINNED = hasTaskset && cpus().length >= 2
+if (PINNED) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }) // the load generator
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Status and body of one request, or undefined when nothing answers. */
+function probe(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...HEADERS, ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}) }, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      res.on('error', () => resolve(undefined))
+    })
+    req.on('error', () => resolve(undefined))
+    req.setTimeout(2000, () => req.destroy())
+    req.end(payload)
+  })
+}
+
+interface Running {
+  child: ChildProcess
+  port: number
+  startupMs: number
+  stderr: string[]
+}
+
+interface ServerDef {
+  name: string
+  /** Command and arguments for a port. */
+  command(port: number): string[]
+  /** A request that answers once the server is ready, and whether its status means ready. */
+  ready: { path: string; ok: (status: number) => boolean }
+}
+
+async function start(def: ServerDef): Promise<Running> {
+  const port = await freePort()
+  const [cmd, ...args] = def.command(port)
+  const full = PINNED ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
+  const started = performance.now()
+  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+  const stderr: string[] = []
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr.push(chunk.toString())
+    if (stderr.length > 50) stderr.shift()
+  })
+  let exited = false
+  child.once('exit', () => (exited = true))
+  const deadline = started + 90_000
+  while (performance.now() < deadline && !exited) {
+    const answer = await probe(port, 'GET', def.ready.path)
+    if (answer && def.ready.ok(answer.status)) return { child, port, startupMs: performance.now() - started, stderr }
+    await sleep(answer ? 20 : 5)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${def.name} did not start on port ${port}${exited ? ' (exited)' : ''}: ${stderr.join('').slice(-2000)}`)
+}
+
+async function stop(running: Running): Promise<void> {
+  const { child } = running
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+function rssMb(pid: number | undefined): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Math.round(Number(match[1]) / 1024) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+// ------------------------------------------------------------------------------ load
+interface Sample {
+  round: number
+  server: string
+  operation: string
+  connections: number
+  rps: number
+  p50: number
+  p99: number
+  ok: number
+  non2xx: number
+  errors: number
+  timeouts: number
+  durationS: number
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+
+/** One autocannon run; latencies (ms, sub-millisecond) recorded here from its response events. */
+function load(port: number, op: Operation, connections: number, seconds: number, counter: { n: number }, record: boolean) {
+  const latencies: number[] = []
+  return new Promise<Omit<Sample, 'round' | 'server' | 'operation'>>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        duration: seconds,
+        timeout: 10,
+        headers: HEADERS,
+        requests: [
+          {
+            method: op.method,
+            path: op.path(0),
+            setupRequest: (req) => {
+              const n = counter.n++
+              const body = op.body?.(n)
+              return { ...req, path: op.path(n), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        const sorted = Float64Array.from(latencies).sort()
+        const ok = result['2xx']
+        resolve({
+          connections,
+          rps: ok / result.duration,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          ok,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          durationS: result.duration,
+        })
+      },
+    )
+    if (record) {
+      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (status >= 200 && status < 300 && latencies.length < 5_000_000) latencies.push(ms)
+      })
+    }
+  })
+}
+
+// ------------------------------------------------------------------------------ servers
+function ensurePrism(): string | undefined {
+  if (SKIP_PRISM) return 'skipped by --skip-prism'
+  if (existsSync(PRISM_BIN)) return undefined
+  console.log(`installing @stoplight/prism-cli into ${PRISM_DIR} …`)
+  try {
+    mkdirSync(PRISM_DIR, { recursive: true })
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', PRISM_DIR, '@stoplight/prism-cli'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 })
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim().split('\n').slice(-5).join('\n')
+    return `npm install @stoplight/prism-cli failed: ${stderr || (error as Error).message}`
+  }
+  return existsSync(PRISM_BIN) ? undefined : 'prism binary missing after install'
+}
+
+const node = process.execPath
+const tsxServer = (file: string, ...args: string[]) => [node, '--import', 'tsx', join(ROOT, file), ...args]
+const anyAnswer = { path: '/v2/subscribers/demo-subscriber-1', ok: (status: number) => status > 0 }
+
+const NOVU: ServerDef = {
+  name: 'novu-mock',
+  // Default flags: default log level (info) and strict response validation; logs go to /dev/null.
+  command: (port) => [node, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+}
+const prismDef = (name: string, extra: string[]): ServerDef => ({
+  name,
+  command: (port) => [node, realpathSync(PRISM_BIN), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', ...extra],
+  ready: anyAnswer,
+})
+const ceilingDef = (sizes: Record<string, { status: number; bytes: number }>): ServerDef => ({
+  name: 'node:http',
+  command: (port) => tsxServer('bench/servers/ceiling.ts', String(port), JSON.stringify(sizes)),
+  ready: anyAnswer,
+})
+const NAIVE: ServerDef = { name: 'express+ajv', command: (port) => tsxServer('bench/servers/naive-express.ts', String(port)), ready: anyAnswer }
+
+// ------------------------------------------------------------------------------ run
+const median = (values: number[]) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
+  if (sorted.length === 0) return NaN
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+console.log(
+  `HTTP bench: ${ROUNDS} round(s), ${DURATION} s per measurement after ${WARMUP} s warm-up per operation, connections ${CONNECTIONS.join('/')}, ` +
+    `${PINNED ? 'server on core 0, load generator on core 1 (taskset)' : 'not pinned (no taskset or < 2 cores)'}`,
+)
+
+// Size and status of novu-mock's answers, for the ceiling; also checks every request succeeds.
+const probeRun = await start(NOVU)
+const sizes: Record<string, { status: number; bytes: number }> = {}
+for (const op of OPERATIONS) {
+  const answer = await probe(probeRun.port, op.method, op.path(0), op.body?.(0))
+  if (!answer || answer.status >= 300) throw new Error(`novu-mock ${op.name}: ${answer?.status} ${answer?.body.toString().slice(0, 500)}`)
+  sizes[`${op.method} ${op.prefix}`] = { status: answer.status, bytes: answer.body.length }
+}
+await stop(probeRun)
+
+const prismSkipped = ensurePrism()
+if (prismSkipped) console.log(`Prism columns skipped: ${prismSkipped}`)
+const SERVERS: ServerDef[] = [
+  NOVU,
+  ...(prismSkipped ? [] : [prismDef('prism', []), prismDef('prism -v error', ['-v', 'error'])]),
+  NAIVE,
+  ceilingDef(sizes),
+]
+
+const samples: Sample[] = []
+const startupMs: Record<string, number[]> = {}
+const novuRssMb: number[] = []
+const failures: string[] = []
+const totalMeasurements = ROUNDS * SERVERS.length * OPERATIONS.length * CONNECTIONS.length
+const benchStarted = performance.now()
+for (let round = 0; round < ROUNDS; round++) {
+  // Interleaved: each round starts from a different server.
+  const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]!)
+  for (const def of order) {
+    let running: Running
+    try {
+      running = await start(def)
+    } catch (error) {
+      failures.push(`round ${round + 1} ${def.name}: ${(error as Error).message.slice(0, 300)}`)
+      console.log(`  ${failures.at(-1)}`)
+      continue
+    }
+    ;(startupMs[def.name] ??= []).push(running.startupMs)
+    for (const op of OPERATIONS) {
+      const counter = { n: 0 }
+      // One warm-up per operation, at the highest concurrency, before its measurements.
+      if (WARMUP > 0) await load(running.port, op, Math.max(...CONNECTIONS), WARMUP, counter, false)
+      for (const connections of CONNECTIONS) {
+        const result = await load(running.port, op, connections, DURATION, counter, true)
+        samples.push({ round: round + 1, server: def.name, operation: op.name, ...result })
+        const bad = result.non2xx + result.errors + result.timeouts
+        if (bad > 0) console.log(`  warning: ${def.name} ${op.name} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
+        const done = samples.length
+        if (process.stdout.isTTY) process.stdout.write(`\r  round ${round + 1}/${ROUNDS} ${def.name.padEnd(15)} ${done}/${totalMeasurements} measurements, ${Math.round((performance.now() - benchStarted) / 1000)} s   `)
+      }
+    }
+    if (!process.stdout.isTTY) console.log(`  round ${round + 1}/${ROUNDS} ${def.name}: done (${samples.length}/${totalMeasurements}, ${Math.round((performance.now() - benchStarted) / 1000)} s)`)
+    if (def === NOVU) {
+      const rss = rssMb(running.child.pid)
+      if (rss !== undefined) novuRssMb.push(rss)
+    }
+    await stop(running)
+  }
+}
+if (process.stdout.isTTY) process.stdout.write('\n')
+
+// ------------------------------------------------------------------------------ report
+type Key = `${string}|${string}|${number}`
+const medians = new Map<Key, { rps: number; p50: number; p99: number }>()
+for (const server of SERVERS) {
+  for (const op of OPERATIONS) {
+    for (const connections of CONNECTIONS) {
+      const mine = samples.filter((s) => s.server === server.name && s.operation === op.name && s.connections === connections)
+      if (mine.length === 0) continue
+      medians.set(`${server.name}|${op.name}|${connections}`, { rps: median(mine.map((s) => s.rps)), p50: median(mine.map((s) => s.p50)), p99: median(mine.map((s) => s.p99)) })
+    }
+  }
+}
+const get = (server: string, op: string, c: number) => medians.get(`${server}|${op}|${c}`)
+const fmt = (value: number | undefined, digits = 0) => (value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits))
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !b ? '-' : `${(a / b).toFixed(2)}x`)
+const names = SERVERS.map((s) => s.name)
+const opWidth = Math.max(...OPERATIONS.map((o) => o.name.length))
+
+const table = (title: string, header: string[], rows: string[][]) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  console.log(`\n${title}\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`)
+}
+
+const rows: string[][] = []
+const latencyRows: string[][] = []
+for (const op of OPERATIONS) {
+  for (const c of CONNECTIONS) {
+    const mine = get('novu-mock', op.name, c)
+    rows.push([
+      op.name.padEnd(opWidth),
+      String(c),
+      ...names.map((n) => fmt(get(n, op.name, c)?.rps)),
+      ratio(mine?.rps, get('prism', op.name, c)?.rps),
+      ratio(mine?.rps, get('prism -v error', op.name, c)?.rps),
+      ratio(mine?.rps, get('express+ajv', op.name, c)?.rps),
+    ])
+    latencyRows.push([op.name, String(c), ...names.map((n) => `${fmt(get(n, op.name, c)?.p50, 2)} / ${fmt(get(n, op.name, c)?.p99, 2)}`)])
+  }
+}
+table(`req/s (median of ${ROUNDS} round(s)) and ratios of novu-mock's req/s`, ['operation', 'conns', ...names, 'mock/prism', 'mock/prism-v-err', 'mock/express'], rows)
+table('latency p50 / p99 (ms, median over rounds)', ['operation', 'conns', ...names], latencyRows)
+
+// Targets of issue 7 that this bench measures.
+const check = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'NOT met')
+const everyOp = (predicate: (op: Operation) => boolean | undefined) => {
+  const results = OPERATIONS.map(predicate)
+  return results.some((r) => r === undefined) ? undefined : results.every(Boolean)
+}
+const rpsOf = (server: string, op: Operation, c: number) => get(server, op.name, c)?.rps
+const startup = median(startupMs['novu-mock'] ?? [])
+const worst = (f: (op: Operation) => number | undefined) => Math.min(...OPERATIONS.map((op) => f(op) ?? NaN))
+const targets = {
+  'rps >= 4x prism (default logging), 50 conns': { worst: worst((op) => rpsOf('novu-mock', op, 50)! / rpsOf('prism', op, 50)!), status: check(everyOp((op) => (rpsOf('prism', op, 50) ? rpsOf('novu-mock', op, 50)! >= 4 * rpsOf('prism', op, 50)! : undefined))) },
+  'rps >= 2x prism -v error, 50 conns': { worst: worst((op) => rpsOf('novu-mock', op, 50)! / rpsOf('prism -v error', op, 50)!), status: check(everyOp((op) => (rpsOf('prism -v error', op, 50) ? rpsOf('novu-mock', op, 50)! >= 2 * rpsOf('prism -v error', op, 50)! : undefined))) },
+  'rps >= 1.0x express+ajv, 1 and 50 conns': {
+    worst: Math.min(...CONNECTIONS.map((c) => worst((op) => rpsOf('novu-mock', op, c)! / rpsOf('express+ajv', op, c)!))),
+    status: check(everyOp((op) => CONNECTIONS.every((c) => rpsOf('novu-mock', op, c)! >= rpsOf('express+ajv', op, c)!))),
+  },
+  'p99 < 2 ms at 1 conn (worst p99, ms)': { worst: Math.max(...OPERATIONS.map((op) => get('novu-mock', op.name, 1)?.p99 ?? NaN)), status: check(everyOp((op) => get('novu-mock', op.name, 1)!.p99 < 2)) },
+  'p99 at 50 conns <= 1.2x express+ajv (worst ratio)': {
+    worst: Math.max(...OPERATIONS.map((op) => get('novu-mock', op.name, 50)!.p99 / (get('express+ajv', op.name, 50)?.p99 ?? NaN))),
+    status: check(everyOp((op) => (get('express+ajv', op.name, 50) ? get('novu-mock', op.name, 50)!.p99 <= 1.2 * get('express+ajv', op.name, 50)!.p99 : undefined))),
+  },
+  'start-up < 500 ms (process start -> first GET /__admin/health, ms)': { worst: startup, status: check(Number.isFinite(startup) ? startup < 500 : undefined) },
+}
+console.log('\ntargets (novu-mock)')
+for (const [name, { worst: value, status }] of Object.entries(targets)) console.log(`  ${name.padEnd(68)} ${fmt(value, 2).padStart(8)}  ${status}`)
+console.log(`  novu-mock start-up: median ${fmt(startup, 0)} ms over ${startupMs['novu-mock']?.length ?? 0} start(s) [${(startupMs['novu-mock'] ?? []).map((v) => v.toFixed(0)).join(', ')}]`)
+console.log(`  novu-mock RSS after the run: ${novuRssMb.length ? `${median(novuRssMb)} MB (per round: ${novuRssMb.join(', ')} MB)` : '-'}`)
+if (failures.length) console.log(`\nfailures:\n  ${failures.join('\n  ')}`)
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true })
+const file = join(ROOT, 'bench/results', `${stamp}.json`)
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      config: { quick: QUICK, durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, connections: CONNECTIONS, pinned: PINNED, cpus: cpus().length, node: process.version },
+      prismSkipped: prismSkipped ?? null,
+      ceilingSizes: sizes,
+      startupMs,
+      novuRssMb,
+      targets,
+      medians: Object.fromEntries(medians),
+      samples,
+      failures,
+    },
+    null,
+    2,
+  ),
+)
+console.log(`\nraw results: ${file}`)
+
+if (!SKIP_SNAPSHOT) {
+  console.log('\nsnapshot-restore bench')
+  const env = { ...process.env, ...(QUICK && !process.env.BENCH_CONNECTIONS ? { BENCH_CONNECTIONS: '10000' } : {}) }
+  const child = spawn(node, ['--import', 'tsx', join(ROOT, 'bench/snapshot-restore.ts')], { cwd: ROOT, env, stdio: 'inherit' })
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  if (code !== 0) process.exitCode = code ?? 1
+}
