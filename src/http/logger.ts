@@ -18,5 +18,3 @@ export function createLogger(level: LogLevel = 'info', write: (line: string) => 
   }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
-
-export const silentLogger: Logger = createLogger('silent')
