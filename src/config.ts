@@ -20,6 +20,8 @@ export interface ServerConfig {
   db: string | undefined
   /** Open connections at once; one more gets a 503 with Retry-After. */
   maxConnections?: number
+  /** Time a client has to send its whole request (30 s); past it, a 408. */
+  requestTimeoutMs?: number
   /** Calls kept per tenant in the request journal. */
   journalSize: number
   /** Opens `/__admin` on a non-loopback host, sent as `x-admin-token`. */

@@ -5,7 +5,7 @@ import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { ADMIN_DOCUMENT, API_DOCUMENT, loadContract, schemaOf, type Contract } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
-import { answerClientErrors } from './http/client-errors.ts'
+import { createGuardedServer } from './http/client-errors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
@@ -97,8 +97,7 @@ export interface MockServer {
 export async function createMockServer(options: AppOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_CONFIG.host
   const app = await createApp({ ...options, host })
-  const server = app.listen(options.port ?? 0, host)
-  answerClientErrors(server, options.maxConnections)
+  const server = createGuardedServer(app, options).listen(options.port ?? 0, host)
   await once(server, 'listening')
   warmInBackground(await loadContracts())
   const { port } = server.address() as AddressInfo

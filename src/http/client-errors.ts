@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http'
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 /** How long a client may take to send its headers, and its whole request. */
@@ -7,14 +7,24 @@ export const REQUEST_TIMEOUT_MS = 30_000
 /** Open connections at once; one more is told to come back (503) rather than dropped. */
 export const MAX_CONNECTIONS = 1000
 
+export interface ClientLimits {
+  maxConnections?: number | undefined
+  requestTimeoutMs?: number | undefined
+}
+
 /**
- * Node answers what it cannot parse (a malformed request, headers too large, a client too slow)
- * with a bare status line; these answers carry the documented ErrorDto body instead.
+ * An HTTP server that holds slow clients to the time-outs (checked every second, not Node's
+ * default 30 s), caps connections, and answers what Node itself refuses (a malformed request,
+ * headers too large, a client too slow) with the documented ErrorDto body, not a bare status line.
  */
-export function answerClientErrors(server: Server, maxConnections = MAX_CONNECTIONS): void {
-  server.headersTimeout = HEADERS_TIMEOUT_MS
-  server.requestTimeout = REQUEST_TIMEOUT_MS
-  capConnections(server, maxConnections)
+export function createGuardedServer(listener: RequestListener, limits: ClientLimits = {}): Server {
+  const requestTimeout = limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
+  const server = createServer({
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    connectionsCheckingInterval: Math.min(1000, requestTimeout),
+  }, listener)
+  capConnections(server, limits.maxConnections ?? MAX_CONNECTIONS)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
     const status = statusOf(error.code)
@@ -23,6 +33,7 @@ export function answerClientErrors(server: Server, maxConnections = MAX_CONNECTI
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
   })
+  return server
 }
 
 function statusOf(code: string | undefined): number {

@@ -82,3 +82,18 @@ describe('counts', () => {
     await capped.close()
   })
 })
+
+describe('slow clients', () => {
+  it('answers a request that never finishes with a 408 ErrorDto', { timeout: 20_000 }, async () => {
+    const slow = await startTestServer({ requestTimeoutMs: 1000 })
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(slow.port, '127.0.0.1', () => socket.write('PATCH /v1/subscribers/demo-subscriber-1/credentials HTTP/1.1\r\nHost: x\r\nAuthorization: ApiKey slow\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"provider'))
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk))
+      socket.on('close', () => resolve(text))
+    })
+    await slow.close()
+    expect(answer.split(' ')[1]).toBe('408')
+    await expectErrorDto(JSON.parse(answer.split('\r\n\r\n')[1]!))
+  })
+})
