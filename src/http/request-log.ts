@@ -5,6 +5,7 @@ import type { Logger } from './logger.ts'
 /** One line per request. The tenant appears as a short hash of its key, never the key itself. */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    if (!logger.enabled('info')) return next()
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       const auth = req.headers.authorization

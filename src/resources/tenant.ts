@@ -7,8 +7,18 @@ export interface Tenant {
   readonly environmentId: string
 }
 
+/** Keys seen recently, so a request does not hash its key twice; bounded like every cache here. */
+const known = new Map<string, Tenant>()
+const KNOWN_AT_MOST = 10_000
+
 export function tenantFor(key: string): Tenant {
-  return { key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }
+  let tenant = known.get(key)
+  if (!tenant) {
+    if (known.size >= KNOWN_AT_MOST) known.clear()
+    tenant = { key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }
+    known.set(key, tenant)
+  }
+  return tenant
 }
 
 /** 24 lowercase hex characters, the same for the same key on every run. */
