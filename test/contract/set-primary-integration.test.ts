@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/server.ts'
 import type { StoredIntegration, TenantState } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { prng } from '../helpers/prng.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
@@ -153,7 +154,7 @@ describe('POST /v1/integrations/{integrationId}/set-primary', () => {
   it('keeps exactly one active primary per channel over a random sequence of 30 calls', async () => {
     const auth = freshTenant()
     let expected = (await stateOf(auth)).integrations
-    const random = mulberry32(20250101)
+    const random = prng(20250101)
     const candidates = [SENDGRID, MAILGUN, SES, TWILIO, PLIVO]
     const sequence = Array.from({ length: 30 }, () => candidates[Math.floor(random() * candidates.length)]!)
     for (const [step, id] of sequence.entries()) {
@@ -172,15 +173,3 @@ describe('POST /v1/integrations/{integrationId}/set-primary', () => {
     }
   })
 })
-
-/** A small seeded generator, so the "random" sequence is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}

@@ -1,4 +1,5 @@
 /** Deterministic bad requests for every operation: a seeded PRNG mutates valid ones. */
+import type { Random } from '../helpers/prng.ts'
 
 export interface FuzzRequest {
   operationId: string
@@ -7,20 +8,6 @@ export interface FuzzRequest {
   headers: Record<string, string>
   /** Sent as is (already serialized, possibly malformed). */
   body?: string
-}
-
-type Random = () => number
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function prng(seed: number): Random {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(random() * values.length)]!

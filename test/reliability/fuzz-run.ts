@@ -3,7 +3,8 @@
  * against one server, with the status counts, any problem, and memory before and after.
  */
 import { loadContracts, createMockServer } from '../../src/server.ts'
-import { fuzzRequest, prng } from './fuzz-cases.ts'
+import { prng } from '../helpers/prng.ts'
+import { fuzzRequest } from './fuzz-cases.ts'
 import { sendFuzz } from './send-fuzz.ts'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123)

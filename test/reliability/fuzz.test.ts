@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { loadContracts } from '../../src/server.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
-import { fuzzRequest, prng } from './fuzz-cases.ts'
+import { prng } from '../helpers/prng.ts'
+import { fuzzRequest } from './fuzz-cases.ts'
 import { sendFuzz } from './send-fuzz.ts'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123)
