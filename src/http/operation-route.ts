@@ -76,6 +76,7 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
       else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
     }
     const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
+    const text = JSON.stringify(body)
     if (call.tenantKey !== undefined) {
       deps.journal?.record(call.tenantKey, {
         time: arrived.toISOString(),
@@ -88,10 +89,10 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
         requestBody: call.body,
         responseBody: body,
         ...(answer.violations ? { violations: answer.violations } : {}),
-      }, idempotencyKey ? [idempotencyKey] : [])
+      }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
     }
     const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
-    sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } })
+    sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } }, text)
   }
 }
 

@@ -56,8 +56,9 @@ function violationsOf(answer: Answer, validate: ValidateFunction | undefined): V
   return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword }))
 }
 
-export function sendJson(res: Response, answer: Answer): void {
-  const payload = Buffer.from(JSON.stringify(answer.body))
+/** `text`: the body already serialized, when the caller needed it too. */
+export function sendJson(res: Response, answer: Answer, text: string = JSON.stringify(answer.body)): void {
+  const payload = Buffer.from(text)
   res.status(answer.status)
   if (answer.headers) res.set(answer.headers)
   res.set('Content-Type', 'application/json; charset=utf-8')

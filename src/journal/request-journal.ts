@@ -1,6 +1,11 @@
 type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
 export type JournalEntry = AdminSchemas['JournalEntry']
 
+export interface RecordOptions {
+  secrets?: readonly string[]
+  responseText?: string
+}
+
 export interface JournalFilter {
   operationId?: string
   method?: string
@@ -21,13 +26,17 @@ export class RequestJournal {
 
   constructor(private readonly size: number) {}
 
-  /** Keeps the call, with every occurrence of each of `secrets` in its bodies redacted. */
-  record(tenant: string, entry: Omit<JournalEntry, 'id'>, secrets: readonly string[] = []): void {
+  /**
+   * Keeps the call, with every occurrence of each of `secrets` in its bodies redacted.
+   * `responseText`, the body as already serialized for the wire, spares serializing it again.
+   */
+  record(tenant: string, entry: Omit<JournalEntry, 'id'>, options: RecordOptions = {}): void {
+    const secrets = options.secrets ?? []
     if (this.size === 0) return
     let journal = this.tenants.get(tenant)
     if (!journal) this.tenants.set(tenant, (journal = { next: 1, entries: [] }))
-    const request = bounded(scrubbed(entry.requestBody, secrets))
-    const response = bounded(scrubbed(entry.responseBody, secrets))
+    const request = keptBody(entry.requestBody, undefined, secrets)
+    const response = keptBody(entry.responseBody, options.responseText, secrets)
     const kept: JournalEntry = { id: journal.next++, ...entry, requestBody: request.value, responseBody: response.value }
     if (request.cut || response.cut) kept.truncated = true
     if (kept.requestBody === undefined) delete kept.requestBody
@@ -54,23 +63,18 @@ export class RequestJournal {
     return cleared
   }
 
-  forget(tenant: string): void {
-    this.tenants.delete(tenant)
-  }
 }
 
-function bounded(body: unknown): { value: unknown; cut: boolean } {
+/** A body as the journal keeps it: serialized once, secrets redacted, cut past BODY_LIMIT. */
+function keptBody(body: unknown, serialized: string | undefined, secrets: readonly string[]): { value: unknown; cut: boolean } {
   if (body === undefined) return { value: undefined, cut: false }
-  const text = JSON.stringify(body)
+  let text = serialized ?? JSON.stringify(body)
+  if (secrets.some((secret) => text.includes(secret))) {
+    text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value))
+    body = JSON.parse(text)
+  }
   if (text.length <= BODY_LIMIT) return { value: body, cut: false }
   return { value: text.slice(0, BODY_LIMIT), cut: true }
-}
-
-function scrubbed(body: unknown, secrets: readonly string[]): unknown {
-  if (body === undefined || secrets.length === 0) return body
-  const text = JSON.stringify(body)
-  if (!secrets.some((secret) => text.includes(secret))) return body
-  return JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value)))
 }
 
 function redactIn(text: string, secrets: readonly string[]): string {

@@ -128,7 +128,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
     requestBody,
     responseBody: answer.body,
     ...(violations.length > 0 ? { violations } : {}),
-  }, typeof req.headers['idempotency-key'] === 'string' ? [req.headers['idempotency-key']] : [])
+  }, { secrets: typeof req.headers['idempotency-key'] === 'string' ? [req.headers['idempotency-key']] : [] })
 }
 
 function badGateway(res: Response, req: Request, options: ProxyOptions, message: string, violations: DirectedViolation[]) {
