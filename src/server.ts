@@ -1,6 +1,7 @@
 import { once } from 'node:events'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import express, { type Express } from 'express'
+import express from 'express'
 import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { ADMIN_DOCUMENT, API_DOCUMENT, loadContract, schemaOf, type Contract } from './contract/load-contract.ts'
@@ -10,8 +11,10 @@ import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
 import { mountOperations } from './http/mount-operations.ts'
+import type { OperationCall } from './http/operation-route.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.ts'
 import { requestLog } from './http/request-log.ts'
+import { RouteTable } from './http/route-table.ts'
 import { RequestJournal } from './journal/request-journal.ts'
 import { mountProxy } from './proxy/proxy-route.ts'
 import { handlers } from './resources/handlers.ts'
@@ -41,11 +44,17 @@ export function loadContracts(): Promise<Contracts> {
   return contracts
 }
 
-export interface MockApp extends Express {
-  locals: Express['locals'] & { seed: TenantState; config: ServerConfig }
+/** The mock as a request listener that never listens itself (node's server or supertest takes it). */
+export interface MockApp {
+  (req: IncomingMessage, res: ServerResponse): void
+  readonly locals: { readonly seed: TenantState; readonly config: ServerConfig }
 }
 
-/** The mock as an express app that never listens: routes, validation and state, from options. */
+/**
+ * Routes, validation and state, from options. The API's operations are answered straight from a
+ * route table built from the document; express serves the rest (the control plane, the
+ * fallbacks) and any spelling of an operation's path that the table leaves to it.
+ */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { logger: givenLogger, now: givenClock, store: givenStore, ...overrides } = options
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides) }
@@ -58,13 +67,10 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
-  const app = express() as MockApp
+  const app = express()
   app.set('etag', false)
   app.set('x-powered-by', false)
   app.set('query parser', false)
-  app.locals.seed = seed
-  app.locals.config = config
-  app.use(requestLog(logger))
 
   const journal = new RequestJournal(config.journalSize)
   const faults = new FaultRules()
@@ -80,10 +86,21 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
+  const table = new RouteTable<OperationCall>()
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })
-  else mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope })
+  else mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope }, table)
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
-  return app
+
+  const log = requestLog(logger)
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    log(req, res)
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    const match = table.match(req.method ?? '', query === -1 ? url : url.slice(0, query))
+    if (match) void match.value(req, res, match.params)
+    else app(req, res)
+  }
+  return Object.assign(listener, { locals: { seed, config } })
 }
 
 export interface MockServer {

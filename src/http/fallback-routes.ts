@@ -10,13 +10,15 @@ import { checkedAnswer, sendJson, type ResponseCheck } from './respond.ts'
  */
 export function mountFallbacks(app: Express, errorDto: ValidateFunction, check: ResponseCheck): void {
   app.use((req: Request, res: Response) => {
-    const answer = errorAnswer(new ApiError(404, 'ROUTE_NOT_FOUND', `Cannot ${req.method} ${req.originalUrl}`), req, check)
+    const answer = errorAnswer(new ApiError(404, 'ROUTE_NOT_FOUND', `Cannot ${req.method} ${req.originalUrl}`), lineOf(req), check)
     sendJson(res, checkedAnswer(answer, errorDto, req.originalUrl, check))
   })
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: number }).status
     const known = typeof status === 'number' && status >= 400 && status < 500
     const apiError = known ? new ApiError(status, 'BAD_REQUEST', (error as Error).message) : error
-    sendJson(res, checkedAnswer(errorAnswer(apiError, req, check), errorDto, req.originalUrl, check))
+    sendJson(res, checkedAnswer(errorAnswer(apiError, lineOf(req), check), errorDto, req.originalUrl, check))
   })
 }
+
+const lineOf = (req: Request) => ({ method: req.method, url: req.originalUrl })

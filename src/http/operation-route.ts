@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Operation, RequestParams } from '../contract/operation.ts'
 import { parseQuery } from '../contract/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
@@ -51,57 +51,95 @@ interface CallState {
   headers?: Record<string, string>
 }
 
+/** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
+export type RouteRequest = IncomingMessage & { originalUrl?: string }
+
+/** Answers one call of an operation, its path parameters already matched. */
+export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>) => Promise<void>
+
+/** What an answer to a request needs to know of it. */
+interface RequestLine {
+  method: string
+  /** As sent: path and query. */
+  url: string
+  /** The path alone. */
+  path: string
+}
+
 /**
  * One operation's request path, in the order of behaviour.md §1.3: authentication, tenant,
  * body, idempotency, document, then the handler's rules. Every answer is checked on the way out,
  * closes its idempotency record and is journaled.
  */
-export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): RequestHandler {
-  return async (req, res) => {
-    const started = performance.now()
-    const arrived = deps.now()
-    const idempotencyKey = idempotencyKeyOf(req)
-    const call: CallState = {}
-    const outcome = await answerOf(operation, handler, deps, req, res, idempotencyKey, call).catch((error: unknown) =>
-      errorAnswer(error, req, deps),
-    )
-    if (outcome === 'drop') {
-      if (call.recording) deps.idempotency?.abandon(call.recording.tenant, call.recording.key)
-      return void req.socket.destroy()
-    }
-    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), req.originalUrl, deps)
-    if (call.recording) {
-      const { tenant, key } = call.recording
-      if (answer.forced) deps.idempotency?.abandon(tenant, key)
-      else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
-    }
-    const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
-    const text = JSON.stringify(body)
-    if (call.tenantKey !== undefined) {
-      deps.journal?.record(call.tenantKey, {
-        time: arrived.toISOString(),
-        operationId: operation.operationId,
-        method: req.method,
-        path: req.path,
-        query: parseQuery(req.url),
-        status: answer.status,
-        durationMs: performance.now() - started,
-        requestBody: call.body,
-        responseBody: body,
-        ...(answer.violations ? { violations: answer.violations } : {}),
-      }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
-    }
-    const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
-    sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } }, text)
+export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
+  return (req, res, params) => answerCall(operation, handler, deps, req, res, params).catch((error: unknown) => lastResort(error, req, res, deps))
+}
+
+async function answerCall(
+  operation: Operation,
+  handler: Handler,
+  deps: RouteDependencies,
+  req: RouteRequest,
+  res: ServerResponse,
+  params: Record<string, string>,
+): Promise<void> {
+  const started = performance.now()
+  const arrived = deps.now()
+  const line = requestLineOf(req)
+  const idempotencyKey = idempotencyKeyOf(req)
+  const call: CallState = {}
+  const outcome = await answerOf(operation, handler, deps, { req, res, line, params }, idempotencyKey, call).catch((error: unknown) =>
+    errorAnswer(error, line, deps),
+  )
+  if (outcome === 'drop') {
+    if (call.recording) deps.idempotency?.abandon(call.recording.tenant, call.recording.key)
+    return void req.socket.destroy()
   }
+  const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), line.url, deps)
+  if (call.recording) {
+    const { tenant, key } = call.recording
+    if (answer.forced) deps.idempotency?.abandon(tenant, key)
+    else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
+  }
+  const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
+  const text = JSON.stringify(body)
+  if (call.tenantKey !== undefined) {
+    deps.journal?.record(call.tenantKey, {
+      time: arrived.toISOString(),
+      operationId: operation.operationId,
+      method: line.method,
+      path: line.path,
+      query: parseQuery(line.url),
+      status: answer.status,
+      durationMs: performance.now() - started,
+      requestBody: call.body,
+      responseBody: body,
+      ...(answer.violations ? { violations: answer.violations } : {}),
+    }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
+  }
+  const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
+  sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } }, text)
+}
+
+/** A failure after the answer was made (sending it, journaling it): a 500 if nothing was sent yet. */
+function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies): void {
+  const answer = errorAnswer(error, requestLineOf(req), deps)
+  if (res.headersSent) return void res.destroy()
+  sendJson(res, answer)
+}
+
+interface Incoming {
+  req: RouteRequest
+  res: ServerResponse
+  line: RequestLine
+  params: Record<string, string>
 }
 
 async function answerOf(
   operation: Operation,
   handler: Handler,
   deps: RouteDependencies,
-  req: Request,
-  res: Response,
+  { req, res, line, params }: Incoming,
   idempotencyKey: string | undefined,
   call: CallState,
 ): Promise<Answer | 'drop'> {
@@ -111,7 +149,7 @@ async function answerOf(
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now())
   call.body = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
-    const request = { method: req.method, path: req.path, body: call.body }
+    const request = { method: line.method, path: line.path, body: call.body }
     const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
     call.recording = { tenant: tenantKey, key: idempotencyKey }
@@ -121,17 +159,17 @@ async function answerOf(
       operation,
       faults: deps.faults,
       tenantKey,
-      method: req.method,
-      path: req.path,
-      originalUrl: req.originalUrl,
+      method: line.method,
+      path: line.path,
+      originalUrl: line.url,
       body: call.body,
-      prefer: req.get('prefer'),
+      prefer: req.headers.prefer?.toString(),
       idempotencyKey,
       now: deps.now,
     })
     if (forced !== undefined) return forced
   }
-  const input = validateRequest(operation, paramsOf(req), call.body)
+  const input = validateRequest(operation, paramsOf(req, line, params), call.body)
   // The handler map is keyed by operationId; its input type is the one this operation validated.
   const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
   return { status: operation.successStatus, body: result }
@@ -147,8 +185,14 @@ async function openTenant(deps: RouteDependencies, tenantKey: string): Promise<v
   }
 }
 
-function idempotencyKeyOf(req: Request): string | undefined {
-  if (!WRITE_METHODS.has(req.method)) return undefined
+function requestLineOf(req: RouteRequest): RequestLine {
+  const url = req.originalUrl ?? req.url ?? '/'
+  const query = url.indexOf('?')
+  return { method: req.method ?? 'GET', url, path: query === -1 ? url : url.slice(0, query) }
+}
+
+function idempotencyKeyOf(req: IncomingMessage): string | undefined {
+  if (!WRITE_METHODS.has(req.method ?? '')) return undefined
   const key = req.headers['idempotency-key']
   return typeof key === 'string' ? key : undefined
 }
@@ -156,34 +200,35 @@ function idempotencyKeyOf(req: Request): string | undefined {
 /** More query parameters than any operation takes many times over: refused before parsing them. */
 const MAX_QUERY_PARAMETERS = 100
 
-function paramsOf(req: Request): RequestParams {
-  const query = parseQuery(req.url)
+function paramsOf(req: IncomingMessage, line: RequestLine, params: Record<string, string>): RequestParams {
+  const query = parseQuery(line.url)
   const count = Object.values(query).reduce((sum, value) => sum + (Array.isArray(value) ? value.length : 1), 0)
   if (count > MAX_QUERY_PARAMETERS) {
     throw validationFailed({ general: { messages: [`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`] } })
   }
   return {
-    path: Object.assign(Object.create(null), req.params),
+    path: Object.assign(Object.create(null), params),
     query,
     header: Object.assign(Object.create(null), req.headers),
   }
 }
 
-export function errorAnswer(error: unknown, req: Request, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {
-  const apiError = error instanceof ApiError ? error : unexpected(error, req, deps)
+export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {
+  const apiError = error instanceof ApiError ? error : unexpected(error, line, deps)
   return {
     status: apiError.status,
-    body: errorBody(apiError, req.originalUrl, deps.now()),
+    body: errorBody(apiError, line.url, deps.now()),
     ...(apiError.details.headers ? { headers: apiError.details.headers } : {}),
   }
 }
 
-function unexpected(error: unknown, req: Request, deps: Pick<RouteDependencies, 'logger'>): ApiError {
+function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger'>): ApiError {
+  const path = url.split('?')[0]
   if (error instanceof StoreWriteFailed) {
-    deps.logger.error('a change was not stored, and not acknowledged', { method: req.method, path: req.path, error: error.message })
+    deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
     return new ApiError(503, 'STORE_WRITE_FAILED', RETRY_LATER, { headers: { 'Retry-After': '1' } })
   }
-  deps.logger.error('unexpected error', { method: req.method, path: req.path, error: String((error as Error)?.stack ?? error) })
+  deps.logger.error('unexpected error', { method, path, error: String((error as Error)?.stack ?? error) })
   return new ApiError(500, 'INTERNAL', 'Internal Server Error')
 }
 

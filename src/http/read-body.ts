@@ -1,22 +1,26 @@
-import express, { type Request, type RequestHandler, type Response } from 'express'
+import express from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import typeis from 'type-is'
 import { ApiError } from './api-error.ts'
 
-const parsers = new Map<string, RequestHandler>()
+type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void
+
+const parsers = new Map<string, Parser>()
 
 /**
  * Reads a JSON body with the service's answers: 415 for another media type, 413 past `limit`,
  * 400 naming the JSON problem. No body at all reads as `undefined`.
  */
-export async function readJsonBody(req: Request, res: Response, limit: string): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: string): Promise<unknown> {
   const length = Number(req.headers['content-length'] ?? 0)
   if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return undefined
-  if (!req.is('application/json')) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
+  if (!typeis(req, ['application/json'])) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
   const parse = parserFor(limit)
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
   return req.body
 }
 
-function parserFor(limit: string): RequestHandler {
+function parserFor(limit: string): Parser {
   let parser = parsers.get(limit)
   if (!parser) {
     parser = wrapErrors(express.json({ limit, strict: true }))
@@ -25,7 +29,7 @@ function parserFor(limit: string): RequestHandler {
   return parser
 }
 
-function wrapErrors(parser: RequestHandler): RequestHandler {
+function wrapErrors(parser: Parser): Parser {
   return (req, res, next) =>
     parser(req, res, (error?: unknown) => {
       if (!error) return next()

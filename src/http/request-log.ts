@@ -1,23 +1,43 @@
 import { createHash } from 'node:crypto'
-import type { RequestHandler } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from './logger.ts'
 
-/** One line per request. The tenant appears as a short hash of its key, never the key itself. */
-export function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    if (!logger.enabled('info')) return next()
+const operationIds = new WeakMap<ServerResponse, string>()
+
+/** Names the operation a response answers, for its log line. */
+export function noteOperation(res: ServerResponse, operationId: string): void {
+  operationIds.set(res, operationId)
+}
+
+/**
+ * One line per request, written when its answer is sent. The tenant appears as a short hash of
+ * its key, never the key itself.
+ */
+export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const tenantHashes = new Map<string, string>()
+  const tenantOf = (auth: string) => {
+    let hash = tenantHashes.get(auth)
+    if (hash === undefined) {
+      // Bounded like every cache here: forgotten wholesale, then rebuilt from the traffic.
+      if (tenantHashes.size >= 10_000) tenantHashes.clear()
+      tenantHashes.set(auth, (hash = createHash('sha256').update(auth).digest('hex').slice(0, 8)))
+    }
+    return hash
+  }
+  return (req, res) => {
+    if (!logger.enabled('info')) return
     const started = process.hrtime.bigint()
-    res.on('finish', () => {
+    const url = req.url ?? '/'
+    res.once('finish', () => {
       const auth = req.headers.authorization
       logger.info('request', {
         method: req.method,
-        path: req.path,
-        operationId: res.locals.operationId,
+        path: url.split('?')[0],
+        operationId: operationIds.get(res),
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-        tenant: auth ? createHash('sha256').update(auth).digest('hex').slice(0, 8) : undefined,
+        tenant: auth ? tenantOf(auth) : undefined,
       })
     })
-    next()
   }
 }

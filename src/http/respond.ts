@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
-import type { Response } from 'express'
+import type { ServerResponse } from 'node:http'
 import type { Logger } from './logger.ts'
 
 export type ResponseValidation = 'strict' | 'warn' | 'off'
@@ -56,12 +56,15 @@ function violationsOf(answer: Answer, validate: ValidateFunction | undefined): V
   return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword }))
 }
 
-/** `text`: the body already serialized, when the caller needed it too. */
-export function sendJson(res: Response, answer: Answer, text: string = JSON.stringify(answer.body)): void {
-  const payload = Buffer.from(text)
-  res.status(answer.status)
-  if (answer.headers) res.set(answer.headers)
-  res.set('Content-Type', 'application/json; charset=utf-8')
-  res.set('Content-Length', String(payload.length))
-  res.end(payload)
+/**
+ * `text`: the body already serialized, when the caller needed it too. Sent as a string, so node
+ * writes the head and the body in one packet.
+ */
+export function sendJson(res: ServerResponse, answer: Answer, text: string = JSON.stringify(answer.body)): void {
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  })
+  res.end(text)
 }

@@ -4,6 +4,7 @@ import type { Operation } from '../contract/operation.ts'
 import { parseQuery } from '../contract/parse-query.ts'
 import { toFieldErrors } from '../contract/field-errors.ts'
 import type { Logger } from '../http/logger.ts'
+import { noteOperation } from '../http/request-log.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { checkAnswer, type Violation } from '../verify/check-answer.ts'
 
@@ -140,7 +141,7 @@ function badGateway(res: Response, req: Request, options: ProxyOptions, message:
 export function mountProxy(app: express.Express, options: ProxyOptions): void {
   for (const operation of options.api.operations.values()) {
     app.route(operation.routePath)[operation.method.toLowerCase() as 'get']((req, res, next) => {
-      res.locals.operationId = operation.operationId
+      noteOperation(res, operation.operationId)
       proxyRoute(operation, options)(req, res, next)
     })
   }

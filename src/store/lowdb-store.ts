@@ -46,7 +46,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     registry.restore(tenant, { written: true, pinned: db.data.seeds.has(tenant) || db.data.snapshots.has(tenant) })
   }
   const queues = new Map<string, Promise<unknown>>()
-  const persist = groupedPerTick(() => db.write())
+  // A file is rewritten once per turn of the event loop for every change in it; in memory a write
+  // costs nothing, and waiting a turn would let one tenant commit only once per turn.
+  const persist = options.file === undefined ? () => db.write() : groupedPerTick(() => db.write())
 
   const dataOf = (tenant: string): TenantData => {
     const data = db.data.tenants.get(tenant)

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -145,7 +145,7 @@ describe.each([
   let url: string
   beforeAll(async () => {
     const app = await createApp({ host: '0.0.0.0', adminToken, logLevel: 'silent' })
-    open = app.listen(0, '127.0.0.1')
+    open = createServer(app).listen(0, '127.0.0.1')
     await once(open, 'listening')
     url = `http://127.0.0.1:${(open.address() as AddressInfo).port}`
   })
