@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx, a dependency, so the package needs no build step.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../src/cli.ts')
+// Runs the compiled sources (npm run build; npm ci and npm pack build them via `prepare`).
+await import('../dist/src/cli.js')

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
-import { ADMIN_DOCUMENT, API_DOCUMENT, loadContract, schemaOf, type Contract } from './contract/load-contract.ts'
+import { loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
@@ -28,23 +28,14 @@ const ADMIN_BODY_LIMIT = '64mb'
 const IDEMPOTENCY_RECORDS_PER_TENANT = 1000
 const CLOSE_GRACE_MS = 1000
 
-export interface Contracts {
-  api: Contract
-  admin: Contract
-}
-
 let contracts: Promise<Contracts> | undefined
 
 /** Both documents, loaded and compiled once per process: the validators hold no per-app state. */
 export function loadContracts(): Promise<Contracts> {
-  contracts ??= Promise.all([
-    loadContract(API_DOCUMENT, { bodies: 'strip-unknown', componentNames: ['ErrorDto'] }),
-    loadContract(ADMIN_DOCUMENT, { bodies: 'exact' }),
-  ]).then(([api, admin]) => ({ api, admin }))
+  contracts ??= loadBothContracts()
   return contracts
 }
 
-/** The mock as a request listener that never listens itself (node's server or supertest takes it). */
 export interface MockApp {
   (req: IncomingMessage, res: ServerResponse): void
   readonly locals: { readonly seed: TenantState; readonly config: ServerConfig }

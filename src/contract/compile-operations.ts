@@ -1,18 +1,21 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import type { AjvInstances, BodyHandling } from './ajv-instances.ts'
+import type { BodyHandling } from './ajv-instances.ts'
 import type { Operation, ParamLocation, ResponseValidators } from './operation.ts'
+import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
 const LOCATIONS: readonly ParamLocation[] = ['path', 'query', 'header']
 const JSON_TYPE = 'application/json'
 
 type Parameter = OpenAPIV3_1.ParameterObject
-type JsonSchema = Record<string, unknown>
 
-/** Every operation of a dereferenced document, keyed by operationId. */
-export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances, bodies: BodyHandling): Map<string, Operation> {
-  const bodyAjv = bodies === 'exact' ? ajv.exactBody : ajv.strippingBody
+/**
+ * Every operation of a dereferenced document, keyed by operationId. `name` names the document
+ * in the validators' keys.
+ */
+export function compileOperations(doc: OpenAPIV3_1.Document, name: string, source: ValidatorSource, bodies: BodyHandling): Map<string, Operation> {
+  const bodyKind = bodies === 'exact' ? 'exactBody' : 'strippingBody'
   const operations = new Map<string, Operation>()
   for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -21,9 +24,10 @@ export function compileOperations(doc: OpenAPIV3_1.Document, ajv: AjvInstances, 
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${pathTemplate} has no operationId`)
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])] as Parameter[]
       const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
-      const params = once(() => ajv.params.compile(paramsSchema(parameters)))
-      const bodyValidator = body === undefined ? undefined : once(() => bodyAjv.compile(body as JsonSchema))
-      const responses = lazyResponses(op, ajv)
+      const key = `${name}:${op.operationId}`
+      const params = once(() => source.validator('params', `${key}:params`, () => paramsSchema(parameters)))
+      const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, () => body as JsonSchema))
+      const responses = lazyResponses(op, key, source)
       operations.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -76,11 +80,11 @@ function successStatusOf(op: OpenAPIV3_1.OperationObject): number {
   return status
 }
 
-function lazyResponses(op: OpenAPIV3_1.OperationObject, ajv: AjvInstances): ResponseValidators & { warm(): void } {
+function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, source: ValidatorSource): ResponseValidators & { warm(): void } {
   const compilers = new Map<number, () => ValidateFunction>()
   for (const [code, response] of Object.entries(op.responses ?? {})) {
     const schema = (response as OpenAPIV3_1.ResponseObject).content?.[JSON_TYPE]?.schema
-    if (schema) compilers.set(Number(code), once(() => ajv.response.compile(schema as JsonSchema)))
+    if (schema) compilers.set(Number(code), once(() => source.validator('response', `${key}:response:${code}`, () => schema as JsonSchema)))
   }
   return {
     get: (status) => compilers.get(status)?.(),

@@ -1,13 +1,15 @@
-import { fileURLToPath } from 'node:url'
+import { basename, extname } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { createAjvInstances, type AjvInstances, type BodyHandling } from './ajv-instances.ts'
+import { packagePath } from '../package-path.ts'
+import type { BodyHandling } from './ajv-instances.ts'
 import { compileOperations } from './compile-operations.ts'
-import { loadDocument } from './load-document.ts'
 import type { Operation } from './operation.ts'
+import { precompiled, type Precompiled } from './precompiled.ts'
+import { compilingSource, type JsonSchema, type ValidatorSource } from './validator-source.ts'
 
-export const API_DOCUMENT = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
-export const ADMIN_DOCUMENT = fileURLToPath(new URL('../../spec/admin.yaml', import.meta.url))
+export const API_DOCUMENT = packagePath('spec/openapi.yaml')
+export const ADMIN_DOCUMENT = packagePath('spec/admin.yaml')
 
 /** A loaded document with every validator compiled: the single source of the contract. */
 export interface Contract {
@@ -21,20 +23,46 @@ export interface ContractOptions {
   bodies: BodyHandling
   /** Component schemas to compile for use outside any operation. */
   componentNames?: readonly string[]
-  ajv?: AjvInstances
+  source?: ValidatorSource
+  /** The document as the build dereferenced it, when it is current. */
+  document?: OpenAPIV3_1.Document | undefined
 }
 
+export interface Contracts {
+  api: Contract
+  admin: Contract
+}
+
+/**
+ * The API's document and the control plane's, sharing one source of validators: the build's
+ * when it is current, else compiled from the documents.
+ */
+export async function loadContracts(options: { source?: ValidatorSource; build?: Precompiled | undefined } = {}): Promise<Contracts> {
+  const build = 'build' in options ? options.build : precompiled()
+  const source = options.source ?? build?.source(compilingSource()) ?? compilingSource()
+  const [api, admin] = await Promise.all([
+    loadContract(API_DOCUMENT, { bodies: 'strip-unknown', componentNames: ['ErrorDto'], source, document: build?.document(documentName(API_DOCUMENT)) }),
+    loadContract(ADMIN_DOCUMENT, { bodies: 'exact', source, document: build?.document(documentName(ADMIN_DOCUMENT)) }),
+  ])
+  return { api, admin }
+}
+
+/** `openapi` for spec/openapi.yaml: the name of a document in validator keys and the build. */
+export const documentName = (file: string) => basename(file, extname(file))
+
 export async function loadContract(file: string, options: ContractOptions): Promise<Contract> {
-  const { bodies, componentNames = [], ajv = createAjvInstances() } = options
-  const document = await loadDocument(file)
+  const { bodies, componentNames = [], source = compilingSource() } = options
+  // Imported only here: a start-up from the build's dereferenced documents never needs the parser.
+  const document = options.document ?? (await (await import('./load-document.ts')).loadDocument(file))
+  const name = documentName(file)
   const components = document.components?.schemas ?? {}
   const schemas = new Map<string, ValidateFunction>()
-  for (const name of componentNames) {
-    const schema = components[name]
-    if (!schema) throw new Error(`${file} has no component schema ${name}`)
-    schemas.set(name, ajv.response.compile(schema as Record<string, unknown>))
+  for (const component of componentNames) {
+    const schema = components[component]
+    if (!schema) throw new Error(`${file} has no component schema ${component}`)
+    schemas.set(component, source.validator('response', `${name}:schema:${component}`, () => schema as JsonSchema))
   }
-  return { document, operations: compileOperations(document, ajv, bodies), schemas }
+  return { document, operations: compileOperations(document, name, source, bodies), schemas }
 }
 
 export function schemaOf(contract: Contract, name: string): ValidateFunction {

@@ -1,0 +1,50 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RouteTable } from '../../src/http/route-table.ts'
+import type { MockServer } from '../../src/server.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+describe('RouteTable', () => {
+  const table = new RouteTable<string>()
+  table.add('GET', '/v2/subscribers/{subscriberId}', 'getSubscriber')
+  table.add('POST', '/v1/subscribers/{subscriberId}/messages/mark-as', 'markMessagesAs')
+
+  it('matches the template and decodes its parameters', () => {
+    expect(table.match('GET', '/v2/subscribers/ada%20l')).toEqual({ value: 'getSubscriber', params: { subscriberId: 'ada l' } })
+    expect(table.match('POST', '/v1/subscribers/x/messages/mark-as')?.value).toBe('markMessagesAs')
+  })
+
+  it.each([
+    ['another method', 'POST', '/v2/subscribers/x'],
+    ['another case', 'GET', '/V2/Subscribers/x'],
+    ['a trailing slash', 'GET', '/v2/subscribers/x/'],
+    ['an empty parameter', 'GET', '/v2/subscribers/'],
+    ['a malformed escape', 'GET', '/v2/subscribers/%E0%A4%A'],
+    ['an extra segment', 'GET', '/v2/subscribers/x/y'],
+  ])('leaves %s to express', (_case, method, path) => {
+    expect(table.match(method, path)).toBeUndefined()
+  })
+})
+
+/** What the table leaves to express is answered as express always did, and the same way. */
+describe('spellings the route table leaves to express', () => {
+  let server: MockServer
+  beforeAll(async () => {
+    server = await startTestServer()
+  })
+  afterAll(() => server.close())
+
+  it.each(['/v2/subscribers/demo-subscriber-1/', '/V2/SUBSCRIBERS/demo-subscriber-1'])('%s still answers the subscriber', async (path) => {
+    const res = await request(server.url).get(path).set(freshTenant())
+    expect(res.status).toBe(200)
+    expect(res.body.subscriberId).toBe('demo-subscriber-1')
+    await expectContract('getSubscriber', res)
+  })
+
+  it('a malformed escape in a parameter is a 400 ErrorDto, not a 500', async () => {
+    const res = await request(server.url).get('/v2/subscribers/%E0%A4%A').set(freshTenant())
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ statusCode: 400, path: '/v2/subscribers/%E0%A4%A' })
+  })
+})
