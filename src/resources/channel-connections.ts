@@ -1,5 +1,5 @@
 import { badRequest } from '../http/api-error.ts'
-import type { StoredChannelConnection } from '../store/records.ts'
+import { contextKeysKey, type ConnectionFilter } from '../store/connection-index.ts'
 import { pageOf } from './connection-page.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentConnection } from './present.ts'
@@ -19,7 +19,7 @@ export async function listChannelConnections({ store, tenant, input }: Operation
       after: query.after,
       before: query.before,
       includeCursor: query.includeCursor ?? false,
-      matches: matcherFor(query),
+      filter: filterOf(query),
     }),
   )
   return {
@@ -32,20 +32,11 @@ export async function listChannelConnections({ store, tenant, input }: Operation
 }
 
 /** Exact-match filters; `contextKeys` compares as a set, and one blank value means "no keys". */
-function matcherFor(query: Query): (connection: StoredChannelConnection) => boolean {
-  const exact = (['subscriberId', 'channel', 'providerId', 'integrationIdentifier'] as const).filter(
-    (name) => query[name] !== undefined,
-  )
-  const wantedKeys = query.contextKeys === undefined ? undefined : new Set(query.contextKeys.filter((k) => k !== ''))
-  return (connection) => {
-    for (const name of exact) if (connection[name] !== query[name]) return false
-    return wantedKeys === undefined || sameSet(wantedKeys, connection.contextKeys)
+function filterOf(query: Query): ConnectionFilter {
+  const filter: ConnectionFilter = {}
+  for (const name of ['subscriberId', 'channel', 'providerId', 'integrationIdentifier'] as const) {
+    if (query[name] !== undefined) filter[name] = query[name]
   }
-}
-
-function sameSet(wanted: ReadonlySet<string>, actual: readonly string[]): boolean {
-  const have = new Set(actual)
-  if (have.size !== wanted.size) return false
-  for (const key of wanted) if (!have.has(key)) return false
-  return true
+  if (query.contextKeys !== undefined) filter.contextKeys = contextKeysKey(query.contextKeys.filter((key) => key !== ''))
+  return filter
 }

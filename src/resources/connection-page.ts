@@ -1,4 +1,4 @@
-import { compareEntries, type ConnectionIndex, type ConnectionOrder, type SortEntry } from '../store/connection-index.ts'
+import { matchesAll, type Candidates, type ConnectionFilter, type ConnectionIndex, type ConnectionOrder } from '../store/connection-index.ts'
 import type { StoredChannelConnection } from '../store/records.ts'
 
 export const TOTAL_COUNT_CAP = 50_000
@@ -7,10 +7,10 @@ export interface PageRequest {
   readonly orderBy: ConnectionOrder
   readonly descending: boolean
   readonly limit: number
-  readonly after?: string
-  readonly before?: string
+  readonly after?: string | undefined
+  readonly before?: string | undefined
   readonly includeCursor: boolean
-  readonly matches: (connection: StoredChannelConnection) => boolean
+  readonly filter: ConnectionFilter
 }
 
 export interface Page {
@@ -23,76 +23,90 @@ export interface Page {
 
 const EMPTY: Page = { items: [], next: null, previous: null, totalCount: 0, totalCountCapped: false }
 
+/** The candidates of one request in its direction: position `i` of the walk, and its entry. */
+interface Walk {
+  readonly length: number
+  /** Position in the full order, counted in the walk's direction; increases with `i`. */
+  position(i: number): number
+  connection(i: number): StoredChannelConnection
+  matches(i: number): boolean
+}
+
 /**
- * One page of connections in the requested order. The walk runs over the index's ascending array
- * through `at(i)`, which reads it backwards for DESC, so no order is ever copied or re-sorted.
- * A cursor is the `_id` of a connection; it marks its sort position even when filters exclude it.
+ * One page of connections in the requested order. The walk runs over the candidates the index
+ * selects for the filter (every connection when there is none), read backwards for DESC, so no
+ * order is ever copied or re-sorted. A cursor is the `_id` of a connection; it marks its sort
+ * position even when the filter excludes it.
  */
 export function pageOf(index: ConnectionIndex, request: PageRequest): Page {
-  const entries = index.sorted(request.orderBy)
-  const n = entries.length
-  const at = request.descending ? (i: number) => entries[n - 1 - i]! : (i: number) => entries[i]!
+  const walk = walkOf(index, request)
+  let start = 0
+  let back = false
   const cursorId = request.after ?? request.before
-  let position = 0
   if (cursorId !== undefined) {
-    const found = positionOf(index, entries, cursorId, request.orderBy)
+    const connection = index.get(cursorId)
+    const found = connection && index.sorted(request.orderBy).positionOf(connection)
     if (found === undefined) return EMPTY
-    position = request.descending ? n - 1 - found : found
+    const cursor = request.descending ? index.size - 1 - found : found
+    back = request.before !== undefined
+    const from = back ? (request.includeCursor ? cursor + 1 : cursor) : request.includeCursor ? cursor : cursor + 1
+    start = firstAtOrAfter(walk, from) - (back ? 1 : 0)
   }
-  const picks = request.before !== undefined ? walkBack(request, at, position) : walkForward(request, at, position, n)
-  if (picks.length === 0) return { ...EMPTY, ...countOf(index, request) }
+  const picks = back ? walkBack(walk, start, request.limit) : walkForward(walk, start, request.limit)
+  const count = index.count(request.filter, TOTAL_COUNT_CAP)
+  const totals = { totalCount: Math.min(count, TOTAL_COUNT_CAP), totalCountCapped: count > TOTAL_COUNT_CAP }
+  if (picks.length === 0) return { ...EMPTY, ...totals }
   const first = picks[0]!
   const last = picks[picks.length - 1]!
   return {
-    items: picks.map((p) => at(p).connection),
-    next: anyMatch(request, at, last + 1, n, 1) ? at(last).id : null,
-    previous: anyMatch(request, at, first - 1, n, -1) ? at(first).id : null,
-    ...countOf(index, request),
+    items: picks.map((i) => walk.connection(i)),
+    next: anyMatch(walk, last + 1, 1) ? walk.connection(last)._id : null,
+    previous: anyMatch(walk, first - 1, -1) ? walk.connection(first)._id : null,
+    ...totals,
   }
 }
 
-type At = (i: number) => SortEntry
+function walkOf(index: ConnectionIndex, request: PageRequest): Walk {
+  const ordering = index.sorted(request.orderBy)
+  const n = ordering.length
+  const { positions, residual }: Candidates = index.candidates(request.orderBy, request.filter)
+  const length = positions?.length ?? n
+  const ascending = positions ? (i: number) => positions[i]! : (i: number) => i
+  const at = request.descending ? (i: number) => n - 1 - ascending(length - 1 - i) : ascending
+  const connection = request.descending ? (i: number) => ordering.connection(n - 1 - at(i)) : (i: number) => ordering.connection(at(i))
+  return {
+    length,
+    position: at,
+    connection,
+    matches: residual.length === 0 ? () => true : (i) => matchesAll(connection(i), residual),
+  }
+}
 
-function walkForward(request: PageRequest, at: At, cursor: number, n: number): number[] {
-  const start = request.after === undefined || request.includeCursor ? cursor : cursor + 1
+/** The first walk index whose position is at or after `position` (binary search). */
+function firstAtOrAfter(walk: Walk, position: number): number {
+  let low = 0
+  let high = walk.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (walk.position(middle) < position) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+function walkForward(walk: Walk, start: number, limit: number): number[] {
   const picks: number[] = []
-  for (let i = start; i < n && picks.length < request.limit; i++) if (request.matches(at(i).connection)) picks.push(i)
+  for (let i = start; i < walk.length && picks.length < limit; i++) if (walk.matches(i)) picks.push(i)
   return picks
 }
 
-function walkBack(request: PageRequest, at: At, cursor: number): number[] {
-  const start = request.includeCursor ? cursor : cursor - 1
+function walkBack(walk: Walk, start: number, limit: number): number[] {
   const picks: number[] = []
-  for (let i = start; i >= 0 && picks.length < request.limit; i--) if (request.matches(at(i).connection)) picks.push(i)
+  for (let i = start; i >= 0 && picks.length < limit; i--) if (walk.matches(i)) picks.push(i)
   return picks.reverse()
 }
 
-function anyMatch(request: PageRequest, at: At, from: number, n: number, step: 1 | -1): boolean {
-  for (let i = from; i >= 0 && i < n; i += step) if (request.matches(at(i).connection)) return true
+function anyMatch(walk: Walk, from: number, step: 1 | -1): boolean {
+  for (let i = from; i >= 0 && i < walk.length; i += step) if (walk.matches(i)) return true
   return false
-}
-
-function countOf(index: ConnectionIndex, request: PageRequest) {
-  let count = 0
-  for (const connection of index.all()) {
-    if (request.matches(connection) && ++count > TOTAL_COUNT_CAP) break
-  }
-  return { totalCount: Math.min(count, TOTAL_COUNT_CAP), totalCountCapped: count > TOTAL_COUNT_CAP }
-}
-
-/** The cursor's index in the ascending array, found by binary search on its sort key. */
-function positionOf(index: ConnectionIndex, entries: readonly SortEntry[], id: string, order: ConnectionOrder) {
-  const connection = index.get(id)
-  if (!connection) return undefined
-  const target = { key: Date.parse(connection[order]), id }
-  let low = 0
-  let high = entries.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const comparison = compareEntries(entries[middle]!, target)
-    if (comparison === 0) return middle
-    if (comparison < 0) low = middle + 1
-    else high = middle - 1
-  }
-  return undefined
 }

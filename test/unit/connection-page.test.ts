@@ -30,11 +30,11 @@ const UPDATED_ASC = [5, 3, 4, 6, 1, 2]
 const index = ConnectionIndex.build(RECORDS)
 
 function page(overrides: Partial<PageRequest> = {}, from: ConnectionIndex = index): Page {
-  return pageOf(from, { orderBy: 'createdAt', descending: false, limit: 10, includeCursor: false, matches: () => true, ...overrides })
+  return pageOf(from, { orderBy: 'createdAt', descending: false, limit: 10, includeCursor: false, filter: {}, ...overrides })
 }
 const ids = (p: Page) => p.items.map((c) => Number.parseInt(c._id, 16))
 const cursors = (p: Page) => ({ previous: p.previous === null ? null : Number.parseInt(p.previous, 16), next: p.next === null ? null : Number.parseInt(p.next, 16) })
-const isPush = (c: StoredChannelConnection) => c.channel === 'push'
+const isPush = { channel: 'push' }
 
 describe('pageOf: order', () => {
   it.each([
@@ -133,28 +133,28 @@ describe('pageOf: cursors', () => {
 describe('pageOf: filters', () => {
   // push in createdAt ASC: 6 2 3
   it('cursors only point at matching neighbours', () => {
-    const first = page({ matches: isPush, limit: 2 })
+    const first = page({ filter: isPush, limit: 2 })
     expect(ids(first)).toEqual([6, 2])
     expect(cursors(first)).toEqual({ previous: null, next: 2 })
     expect(first.totalCount).toBe(3)
-    const all = page({ matches: isPush, limit: 3 })
+    const all = page({ filter: isPush, limit: 3 })
     expect(ids(all)).toEqual([6, 2, 3])
     expect(cursors(all)).toEqual({ previous: null, next: null }) // chat item 5 follows, no push does
   })
 
   it('a cursor the filter excludes still marks its position', () => {
-    const after = page({ matches: isPush, after: id(4) })
+    const after = page({ filter: isPush, after: id(4) })
     expect(ids(after)).toEqual([3])
     expect(cursors(after)).toEqual({ previous: 3, next: null })
-    const before = page({ matches: isPush, before: id(1) })
+    const before = page({ filter: isPush, before: id(1) })
     expect(ids(before)).toEqual([6, 2])
     expect(cursors(before)).toEqual({ previous: null, next: 2 })
-    expect(ids(page({ matches: isPush, after: id(4), includeCursor: true }))).toEqual([3])
-    expect(ids(page({ matches: isPush, descending: true, after: id(1) }))).toEqual([2, 6])
+    expect(ids(page({ filter: isPush, after: id(4), includeCursor: true }))).toEqual([3])
+    expect(ids(page({ filter: isPush, descending: true, after: id(1) }))).toEqual([2, 6])
   })
 
   it('no match: empty page but the count still reflects the filter', () => {
-    const none = page({ matches: () => false })
+    const none = page({ filter: { channel: 'sms' } })
     expect(none).toEqual({ items: [], next: null, previous: null, totalCount: 0, totalCountCapped: false })
   })
 })
@@ -167,11 +167,11 @@ describe('pageOf: edges of the index', () => {
   })
 
   it('totalCount stops at the cap; capped only when more match', () => {
-    const many = ConnectionIndex.build(Array.from({ length: TOTAL_COUNT_CAP + 1 }, (_, n) => conn(n + 1, n % 9, n % 9)))
+    const many = ConnectionIndex.build(Array.from({ length: TOTAL_COUNT_CAP + 1 }, (_, n) => conn(n + 1, n % 9, n % 9, n === 0 ? 'push' : 'chat')))
     const over = page({ limit: 1 }, many)
     expect(over.totalCount).toBe(TOTAL_COUNT_CAP)
     expect(over.totalCountCapped).toBe(true)
-    const exactly = page({ limit: 1, matches: (c) => c._id !== id(1) }, many)
+    const exactly = page({ limit: 1, filter: { channel: 'chat' } }, many)
     expect(exactly.totalCount).toBe(TOTAL_COUNT_CAP)
     expect(exactly.totalCountCapped).toBe(false)
     expect(TOTAL_COUNT_CAP).toBe(50_000)
