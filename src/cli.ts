@@ -38,6 +38,7 @@ function banner(url: string, config: ServerConfig): string {
     '    integrations  64f100000000000000000001 sendgrid (email, primary) … 64f100000000000000000009 apns (push, inactive)',
     '    messages      64f200000000000000000001 … 64f200000000000000000010 (demo-subscriber-1), 64f300000000000000000001 … 03 (demo-subscriber-2)',
     `  health: ${url}/__admin/health`,
+    `  API reference: ${url}/docs    state inspector: ${url}/__admin/ui`,
     '',
   ].join('\n')
 }

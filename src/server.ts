@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
-import { loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
+import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
@@ -17,6 +17,7 @@ import { requestLog } from './http/request-log.ts'
 import { RouteTable } from './http/route-table.ts'
 import { RequestJournal } from './journal/request-journal.ts'
 import { mountProxy } from './proxy/proxy-route.ts'
+import { mountReference } from './reference/reference-routes.ts'
 import { handlers } from './resources/handlers.ts'
 import { seededState } from './seeding.ts'
 import { createLowdbStore } from './store/lowdb-store.ts'
@@ -74,6 +75,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     api,
   }
   mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
+  // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
+  mountReference(app, API_DOCUMENT)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)

@@ -4,6 +4,7 @@ import type { TenantState } from '../store/records.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
+import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
@@ -22,8 +23,8 @@ export interface AdminInfo {
   api: Contract
 }
 
-/** The control plane's handlers, keyed by the operationIds of spec/admin.yaml. */
-export function adminHandlers(info: AdminInfo): Record<keyof AdminOperations, Handler> {
+/** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
+export function adminHandlers(info: AdminInfo): Record<Exclude<keyof AdminOperations, typeof EVENT_STREAM_OPERATION>, Handler> {
   return {
     ...snapshotHandlers,
     ...journalHandlers(info.journal),

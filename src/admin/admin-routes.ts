@@ -4,6 +4,8 @@ import { adminGuard } from '../http/admin-guard.ts'
 import type { RouteDependencies } from '../http/operation-route.ts'
 import { mountOperations } from '../http/mount-operations.ts'
 import { adminHandlers, type AdminInfo } from './admin-handlers.ts'
+import { EVENT_STREAM_OPERATION, eventStream } from './event-stream.ts'
+import { mountInspector } from './inspector-routes.ts'
 
 export interface AdminRouteOptions {
   host: string
@@ -12,7 +14,8 @@ export interface AdminRouteOptions {
 
 /**
  * The control plane under `/__admin`, from spec/admin.yaml. Health is open everywhere; the rest
- * sits behind the guard that closes it on a non-loopback host without the admin token.
+ * (the event stream and the inspector page included) sits behind the guard that closes it on a
+ * non-loopback host without the admin token.
  */
 export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps: RouteDependencies, options: AdminRouteOptions): void {
   const { getHealth, ...guardedRoutes } = adminHandlers(info)
@@ -20,5 +23,9 @@ export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps:
   const guarded = express.Router()
   guarded.use('/__admin', adminGuard(options.host, options.adminToken))
   mountOperations(guarded, admin, guardedRoutes, deps)
+  const stream = admin.operations.get(EVENT_STREAM_OPERATION)
+  if (!stream) throw new Error(`${EVENT_STREAM_OPERATION} has no operation in the admin document`)
+  guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal }))
+  mountInspector(guarded)
   app.use(guarded)
 }

@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the tenant's request journal as server-sent events
+         * @description Keeps the response open and sends, as each call of the five operations made with this tenant's key is journaled, one `request` event whose `id` is the entry's id and whose `data` is the entry as `GET /__admin/requests` shows it (a `JournalEntry`, one line of JSON, bodies redacted and cut the same way). The stream opens with a `ready` event (`data: {}`) once the subscription is in place, and carries a comment line (`: keep-alive`) every 15 seconds. Calls of other tenants and admin calls never appear. With `--journal-size 0` nothing is journaled, so no `request` event is sent. At most 100 streams are open at once over all tenants; one more is answered 503.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/requests/verify": {
         parameters: {
             query?: never;
@@ -1651,6 +1671,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream, until the client disconnects (`event: ready` first, then an `event: request` per journaled call). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: ready
+                     *     data: {}
+                     *
+                     *     id: 1
+                     *     event: request
+                     *     data: {"id":1,"time":"2026-11-23T10:00:00.000Z","operationId":"getSubscriber","method":"GET","path":"/v2/subscribers/demo-subscriber-1","query":{},"status":200,"durationMs":1.2,"responseBody":{"subscriberId":"demo-subscriber-1"}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -10,3 +10,8 @@ export async function loadDocument(file: string): Promise<OpenAPIV3_1.Document> 
   const api = await SwaggerParser.dereference(file)
   return api as OpenAPIV3_1.Document
 }
+
+/** The document as written (every `$ref` kept), for serving it: parsed, not dereferenced. */
+export async function parseDocument(file: string): Promise<OpenAPIV3_1.Document> {
+  return (await SwaggerParser.parse(file)) as OpenAPIV3_1.Document
+}

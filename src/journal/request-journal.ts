@@ -20,11 +20,45 @@ export interface JournalFilter {
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
 
+/** Listeners at once, over every tenant: each holds an open response, so they are bounded too. */
+export const MAX_SUBSCRIBERS = 100
+
+export type JournalListener = (entry: JournalEntry) => void
+
 /** The last `size` calls of each tenant, oldest first, dropped as new ones arrive. */
 export class RequestJournal {
   private readonly tenants = new Map<string, { next: number; entries: JournalEntry[] }>()
+  private readonly listeners = new Map<string, Set<JournalListener>>()
+  private listening = 0
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly maxSubscribers = MAX_SUBSCRIBERS,
+  ) {}
+
+  /**
+   * Calls `listener` with each entry kept for `tenant` from now on, as it is kept (redacted like
+   * the journal). Answers the function that stops it, or undefined when the bound is reached.
+   */
+  subscribe(tenant: string, listener: JournalListener): (() => void) | undefined {
+    if (this.listening >= this.maxSubscribers) return undefined
+    let own = this.listeners.get(tenant)
+    if (!own) this.listeners.set(tenant, (own = new Set()))
+    // Wrapped, so the same function subscribed twice is two subscriptions, each stopped once.
+    const subscription: JournalListener = (entry) => listener(entry)
+    own.add(subscription)
+    this.listening++
+    return () => {
+      if (!own.delete(subscription)) return
+      this.listening--
+      if (own.size === 0 && this.listeners.get(tenant) === own) this.listeners.delete(tenant)
+    }
+  }
+
+  /** Subscriptions open now, over every tenant. */
+  get subscribers(): number {
+    return this.listening
+  }
 
   /**
    * Keeps the call, with every occurrence of each of `secrets` in its bodies redacted.
@@ -42,6 +76,7 @@ export class RequestJournal {
     if (kept.requestBody === undefined) delete kept.requestBody
     journal.entries.push(kept)
     if (journal.entries.length > this.size) journal.entries.shift()
+    this.listeners.get(tenant)?.forEach((listener) => notify(listener, kept))
   }
 
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
@@ -62,7 +97,15 @@ export class RequestJournal {
     this.tenants.delete(tenant)
     return cleared
   }
+}
 
+/** A listener's failure is its own: the call being journaled is answered regardless. */
+function notify(listener: JournalListener, entry: JournalEntry): void {
+  try {
+    listener(entry)
+  } catch {
+    // Nothing to do: the listener's stream is broken and its close handler unsubscribes it.
+  }
 }
 
 /** A body as the journal keeps it: serialized once, secrets redacted, cut past BODY_LIMIT. */

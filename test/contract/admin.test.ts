@@ -161,6 +161,7 @@ describe.each([
     ['getState', 'get', '/__admin/state'],
     ['putState', 'put', '/__admin/state'],
     ['resetState', 'post', '/__admin/reset'],
+    ['streamEvents', 'get', '/__admin/events'],
   ] as const
 
   it.each(routes)('hides %s (404) without the x-admin-token header, or with a wrong one', async (operationId, method, path) => {
@@ -185,6 +186,14 @@ describe.each([
     const after = await request(url).get('/__admin/state').set(auth)
     expect(after.status).toBe(200)
     expect(after.body).toEqual(state.body)
+  })
+
+  it('hides the state inspector like the rest of the control plane', async () => {
+    for (const path of ['/__admin/ui', '/__admin/ui/inspector.js']) {
+      expect((await request(url).get(path)).status, path).toBe(404)
+      const withToken = await request(url).get(path).set({ 'x-admin-token': adminToken ?? 'none' })
+      expect(withToken.status, path).toBe(adminToken === undefined ? 404 : 200)
+    }
   })
 
   it('keeps the API itself reachable', async () => {

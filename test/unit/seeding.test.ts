@@ -5,6 +5,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminHandlers } from '../../src/admin/admin-handlers.ts'
+import { EVENT_STREAM_OPERATION } from '../../src/admin/event-stream.ts'
 import { createAjvInstances } from '../../src/contract/ajv-instances.ts'
 import { ADMIN_DOCUMENT, API_DOCUMENT } from '../../src/contract/load-contract.ts'
 import { handlers } from '../../src/resources/handlers.ts'
@@ -188,8 +189,9 @@ describe('the OpenAPI documents', () => {
   })
 
   const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const
-  const adminKeys = async () =>
-    Object.keys(
+  const adminKeys = async () => [
+    EVENT_STREAM_OPERATION,
+    ...Object.keys(
       adminHandlers({
         version: 'test',
         startedAt: 0,
@@ -198,7 +200,8 @@ describe('the OpenAPI documents', () => {
         faults: new FaultRules(),
         api: (await loadContracts()).api,
       }),
-    )
+    ),
+  ]
   it.each([
     ['api', async () => Object.keys(handlers)],
     ['admin', adminKeys],

@@ -1,0 +1,67 @@
+import type { ServerResponse } from 'node:http'
+import type { Operation } from '../contract/operation.ts'
+import { ApiError } from '../http/api-error.ts'
+import { apiKeyFrom } from '../http/authenticate.ts'
+import { errorAnswer, type RouteRequest } from '../http/operation-route.ts'
+import { noteOperation } from '../http/request-log.ts'
+import { checkedAnswer, sendJson, type ResponseCheck } from '../http/respond.ts'
+import type { JournalEntry, RequestJournal } from '../journal/request-journal.ts'
+
+/** The one admin operation answered by a stream rather than a JSON handler. */
+export const EVENT_STREAM_OPERATION = 'streamEvents'
+
+/** A client this far behind (bytes not yet taken by the socket) is dropped, so memory stays bounded. */
+const MAX_BUFFERED = 1024 * 1024
+
+/** A comment line this often lets a client (or a proxy) see the stream is alive, and finds dead sockets. */
+const HEARTBEAT_MS = 15_000
+
+export interface EventStreamDependencies extends ResponseCheck {
+  journal: RequestJournal
+  apiKeys: ReadonlySet<string> | undefined
+}
+
+/**
+ * `GET /__admin/events`: the caller's journal entries as server-sent events, from the moment the
+ * stream opens. The tenant is the `Authorization` header's, as everywhere else; the entries are
+ * the journal's own, so idempotency keys are already redacted and no header is ever in them.
+ */
+export function eventStream(operation: Operation, deps: EventStreamDependencies): (req: RouteRequest, res: ServerResponse) => void {
+  return (req, res) => {
+    noteOperation(res, operation.operationId)
+    const refuse = (error: unknown) => {
+      const url = req.originalUrl ?? req.url ?? '/'
+      const answer = errorAnswer(error, { method: req.method ?? 'GET', url }, deps)
+      sendJson(res, checkedAnswer(answer, operation.responseValidators.get(answer.status), url, deps))
+    }
+    let tenant: string
+    try {
+      tenant = apiKeyFrom(req.headers.authorization, deps.apiKeys)
+    } catch (error) {
+      return refuse(error)
+    }
+    const unsubscribe = deps.journal.subscribe(tenant, (entry) => {
+      // It reconnects and reads the past at GET /__admin/requests; 'close' below unsubscribes it.
+      if (res.writableLength > MAX_BUFFERED) return void res.destroy()
+      res.write(requestEvent(entry))
+    })
+    if (!unsubscribe) return refuse(tooManyStreams())
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
+    res.write('event: ready\ndata: {}\n\n')
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS).unref()
+    // 'close' comes however the stream ends (client gone, server closing), so nothing outlives it.
+    res.once('close', () => {
+      clearInterval(heartbeat)
+      unsubscribe()
+    })
+  }
+}
+
+/** JSON.stringify never emits a raw line break, so the entry is always one `data` line. */
+function requestEvent(entry: JournalEntry): string {
+  return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
+}
+
+function tooManyStreams(): ApiError {
+  return new ApiError(503, 'TOO_MANY_STREAMS', 'Please wait some time, then try again.', { headers: { 'Retry-After': '5' } })
+}

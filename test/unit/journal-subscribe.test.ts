@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { RequestJournal, type JournalEntry } from '../../src/journal/request-journal.ts'
+
+const call = (operationId: string, requestBody?: unknown): Omit<JournalEntry, 'id'> => ({
+  time: '2026-11-23T10:00:00.000Z',
+  operationId,
+  method: 'POST',
+  path: '/x',
+  query: {},
+  status: 201,
+  durationMs: 1,
+  ...(requestBody === undefined ? {} : { requestBody }),
+})
+
+describe('RequestJournal.subscribe', () => {
+  it('hands over each entry of its tenant as kept, secrets redacted, until unsubscribed', () => {
+    const journal = new RequestJournal(10)
+    const seen: JournalEntry[] = []
+    const stop = journal.subscribe('a', (entry) => seen.push(entry))!
+    journal.record('a', call('first', { key: 'idem-1' }), { secrets: ['idem-1'] })
+    journal.record('b', call('other tenant'))
+    stop()
+    journal.record('a', call('after'))
+    expect(seen).toEqual(journal.list('a').slice(0, 1))
+    expect(seen[0]!.requestBody).toEqual({ key: '[redacted]' })
+    expect(journal.subscribers).toBe(0)
+  })
+
+  it('is bounded over all tenants, and an unsubscribe (even repeated) frees exactly one place', () => {
+    const journal = new RequestJournal(10, 2)
+    const stopA = journal.subscribe('a', () => {})!
+    expect(journal.subscribe('b', () => {})).toBeDefined()
+    expect(journal.subscribe('c', () => {})).toBeUndefined()
+    stopA()
+    stopA()
+    expect(journal.subscribers).toBe(1)
+    expect(journal.subscribe('c', () => {})).toBeDefined()
+    expect(journal.subscribe('d', () => {})).toBeUndefined()
+  })
+
+  it('keeps recording when a listener throws, and still notifies the others', () => {
+    const journal = new RequestJournal(10)
+    const seen: string[] = []
+    journal.subscribe('a', () => {
+      throw new Error('broken stream')
+    })
+    journal.subscribe('a', (entry) => seen.push(entry.operationId))
+    expect(() => journal.record('a', call('one'))).not.toThrow()
+    expect(seen).toEqual(['one'])
+    expect(journal.list('a')).toHaveLength(1)
+  })
+})
