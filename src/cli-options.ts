@@ -1,107 +1,136 @@
 import { parseArgs } from 'node:util'
-import { parseVerify, type VerifyCommand } from './verify/verify-options.ts'
+import { readConfigFile } from './cli-config-file.ts'
+import { closestFlag, FLAGS, type FlagName } from './cli-flags.ts'
 import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
+import { parseCorsOrigins, type CorsOrigins } from './http/cors.ts'
 import type { LogLevel } from './http/logger.ts'
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
 import type { UserFixtures } from './seeding.ts'
+import { UsageError } from './usage-error.ts'
+import { parseVerify, type VerifyCommand } from './verify/verify-options.ts'
 
-/** Every flag, its environment variable, and its help line: the one table the CLI is built from. */
-export const FLAGS = {
-  port: { env: 'PORT', help: 'port to listen on', default: String(DEFAULT_CONFIG.port) },
-  host: { env: 'HOST', help: 'address to bind', default: DEFAULT_CONFIG.host },
-  seed: { env: 'NOVU_MOCK_SEED', help: 'seed of the generated records', default: String(DEFAULT_CONFIG.seed) },
-  subscribers: { env: 'NOVU_MOCK_SUBSCRIBERS', help: 'subscribers per tenant, the 2 well-known included', default: '50' },
-  connections: { env: 'NOVU_MOCK_CONNECTIONS', help: 'channel connections per tenant', default: '120' },
-  messages: { env: 'NOVU_MOCK_MESSAGES', help: 'messages per tenant, the 13 well-known included', default: '13 + 5 per generated subscriber' },
-  fixtures: { env: 'NOVU_MOCK_FIXTURES', help: 'folder of JSON records (subscribers.json, integrations.json, channelConnections.json, messages.json)', default: 'none' },
-  'fixtures-mode': { env: 'NOVU_MOCK_FIXTURES_MODE', help: 'merge (on top of the seed) | replace (instead of it)', default: 'merge' },
-  'api-key': { env: 'NOVU_MOCK_API_KEYS', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },
-  db: { env: 'NOVU_MOCK_DB', help: 'JSON file that keeps every tenant across restarts', default: 'in memory' },
-  'max-tenants': { env: 'NOVU_MOCK_MAX_TENANTS', help: 'tenants kept at once', default: String(DEFAULT_CONFIG.maxTenants) },
-  'journal-size': { env: 'NOVU_MOCK_JOURNAL_SIZE', help: 'calls kept per tenant in the request journal', default: String(DEFAULT_CONFIG.journalSize) },
-  'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },
-  'rate-limit': { env: 'NOVU_MOCK_RATE_LIMIT', help: 'enforce <requests>/<seconds> per tenant with 429', default: 'counted (100/1), not enforced' },
-  envelope: { env: 'NOVU_MOCK_ENVELOPE', help: 'wrap results as {"data": …} like the live service (env: 1 or true)', default: 'off' },
-  proxy: { env: 'NOVU_MOCK_PROXY', help: 'forward the API to this upstream URL and check both directions instead of mocking', default: 'off' },
-  'proxy-strict': { env: 'NOVU_MOCK_PROXY_STRICT', help: 'with --proxy: answer 502 when an exchange breaks the contract', default: 'off' },
-  'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
-  'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
-} as const
+export { FLAGS } from './cli-flags.ts'
+export { helpText } from './cli-help.ts'
+export { UsageError } from './usage-error.ts'
 
-type FlagName = keyof typeof FLAGS
-
-export class UsageError extends Error {}
+export const COMMANDS = ['start', 'seed', 'validate-fixtures', 'verify'] as const
 
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'start'; config: ServerConfig }
+  /** Write the state a tenant starts from to `out` (stdout when absent). */
+  | { kind: 'seed'; config: ServerConfig; out: string | undefined }
+  /** Check `config.fixtures` as a start would, and start nothing. */
+  | { kind: 'validate-fixtures'; config: ServerConfig & { fixtures: UserFixtures } }
   | { kind: 'verify-help' }
   | { kind: 'verify'; command: VerifyCommand }
 
-/** argv and the environment to a command; a flag wins over its variable, both over the default. */
-export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
-  if (argv[0] === 'verify') {
-    try {
-      const command = parseVerify(argv.slice(1), env)
-      return command === 'help' ? { kind: 'verify-help' } : { kind: 'verify', command }
-    } catch (error) {
-      throw new UsageError((error as Error).message)
-    }
-  }
-  if (argv[0] === 'start') argv = argv.slice(1)
-  const options = Object.fromEntries(
-    Object.keys(FLAGS).map((name) => [name, BOOLEAN_FLAGS.has(name) ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
-  )
-  let values: Record<string, string | string[] | boolean | undefined>
+type Values = Record<string, string | string[] | boolean | undefined>
+
+/**
+ * argv, the environment and the config file to a command. For each option a flag wins over its
+ * variable, the variable over the config file (`cwd`/novu-mock.config.json unless --config names
+ * another), and the file over the default.
+ */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): CliCommand {
+  const [first, ...rest] = argv
+  if (first === 'verify') return verifyCommand(rest, env)
+  const named = first !== undefined && !first.startsWith('-')
+  const name = named ? first : 'start'
+  if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command "${name}" (commands: ${COMMANDS.join(', ')})`)
+  const { values, positionals } = flagsOf(named ? rest : argv, name)
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+  const file = readConfigFile(flagOrEnv(values, env, 'config'), cwd)
+  const read = (flag: FlagName) => flagOrEnv(values, env, flag) ?? file[flag]
+  const config = serverConfig(read)
+  if (name === 'seed') return { kind: 'seed', config, out: values.out as string | undefined }
+  if (name === 'validate-fixtures') return validateCommand(config, positionals, read)
+  return { kind: 'start', config }
+}
+
+function verifyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
   try {
-    ;({ values } = parseArgs({
-      args: [...argv],
-      options: { ...options, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
-      strict: true,
-      allowPositionals: false,
-    }))
+    const command = parseVerify(argv, env)
+    return command === 'help' ? { kind: 'verify-help' } : { kind: 'verify', command }
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-  if (values.help) return { kind: 'help' }
-  if (values.version) return { kind: 'version' }
-  const read = (name: FlagName): string | undefined => {
-    const value = values[name]
-    if (Array.isArray(value)) return value.join(',')
-    if (value === true) return 'true'
-    return typeof value === 'string' ? value : env[FLAGS[name].env] || undefined
-  }
-  const messages = read('messages')
-  const apiKeys = read('api-key')
-  return {
-    kind: 'start',
-    config: {
-      port: integer('port', read('port'), DEFAULT_CONFIG.port, 0),
-      host: read('host') ?? DEFAULT_CONFIG.host,
-      seed: integer('seed', read('seed'), DEFAULT_CONFIG.seed, 0),
-      volumes: {
-        subscribers: integer('subscribers', read('subscribers'), DEFAULT_CONFIG.volumes.subscribers, 2),
-        channelConnections: integer('connections', read('connections'), DEFAULT_CONFIG.volumes.channelConnections, 0),
-        ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
+}
+
+function validateCommand(config: ServerConfig, positionals: string[], read: (flag: FlagName) => string | undefined): CliCommand {
+  if (positionals.length > 1) throw new UsageError(`validate-fixtures takes one folder or file, got ${positionals.length}`)
+  const fixtures = fixturesOf(positionals[0] ?? read('fixtures'), read('fixtures-mode'))
+  if (!fixtures) throw new UsageError('validate-fixtures needs a fixtures folder or state file: novu-mock validate-fixtures <dir>')
+  return { kind: 'validate-fixtures', config: { ...config, fixtures } }
+}
+
+function flagsOf(args: readonly string[], command: string): { values: Values; positionals: string[] } {
+  const options = Object.fromEntries(
+    Object.entries(FLAGS).map(([name, flag]) => [name, flag.kind === 'boolean' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: name === 'api-key' }]),
+  )
+  try {
+    return parseArgs({
+      args: [...args],
+      options: {
+        ...options,
+        ...(command === 'seed' ? { out: { type: 'string', short: 'o' } } : {}),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
-      fixtures: fixturesOf(read('fixtures'), read('fixtures-mode')),
-      apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
-      db: read('db'),
-      maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
-      journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
-      adminToken: read('admin-token'),
-      rateLimit: rateLimitOf(read('rate-limit')),
-      envelope: isOn(read('envelope')),
-      proxy: proxyOf(read('proxy'), isOn(read('proxy-strict'))),
-      responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
-      logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
-    },
+      strict: true,
+      allowPositionals: command === 'validate-fixtures',
+    })
+  } catch (error) {
+    const unknown = /^Unknown option '(-{1,2})([^']*)'/.exec((error as Error).message)
+    if (!unknown) throw new UsageError((error as Error).message)
+    const dashes = unknown[1]!
+    const name = unknown[2]!
+    const near = dashes === '--' ? closestFlag(name) : undefined
+    const hint = name === 'out' || name === 'o' ? ' (only the seed command takes it)' : near ? ` (did you mean --${near}?)` : ''
+    throw new UsageError(`Unknown option '${dashes}${name}'${hint}`)
   }
 }
 
-const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['envelope', 'proxy-strict'])
+/** A flag's text as given on the command line, else its environment variable's. */
+function flagOrEnv(values: Values, env: NodeJS.ProcessEnv, name: FlagName): string | undefined {
+  const value = values[name]
+  if (Array.isArray(value)) return value.join(',')
+  if (value === true) return 'true'
+  if (typeof value === 'string') return value
+  const flag: { env: string; fallbackEnv?: string } = FLAGS[name]
+  return env[flag.env] || (flag.fallbackEnv && env[flag.fallbackEnv]) || undefined
+}
+
+function serverConfig(read: (flag: FlagName) => string | undefined): ServerConfig {
+  const messages = read('messages')
+  const apiKeys = read('api-key')
+  return {
+    port: integer('port', read('port'), DEFAULT_CONFIG.port, 0),
+    host: read('host') ?? DEFAULT_CONFIG.host,
+    seed: integer('seed', read('seed'), DEFAULT_CONFIG.seed, 0),
+    volumes: {
+      subscribers: integer('subscribers', read('subscribers'), DEFAULT_CONFIG.volumes.subscribers, 2),
+      channelConnections: integer('connections', read('connections'), DEFAULT_CONFIG.volumes.channelConnections, 0),
+      ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
+    },
+    fixtures: fixturesOf(read('fixtures'), read('fixtures-mode')),
+    apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
+    db: read('db'),
+    maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
+    journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
+    adminToken: read('admin-token'),
+    rateLimit: rateLimitOf(read('rate-limit')),
+    envelope: isOn(read('envelope')),
+    proxy: proxyOf(read('proxy'), isOn(read('proxy-strict'))),
+    responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
+    logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
+    corsOrigins: corsOf(read('cors-origins')),
+  }
+}
+
 const isOn = (value: string | undefined) => value === '1' || value === 'true'
 
 function proxyOf(upstream: string | undefined, strict: boolean): ServerConfig['proxy'] {
@@ -122,6 +151,13 @@ function rateLimitOf(text: string | undefined): RateLimit | undefined {
   return rate
 }
 
+function corsOf(text: string | undefined): CorsOrigins {
+  if (text === undefined) return DEFAULT_CONFIG.corsOrigins
+  const origins = parseCorsOrigins(text)
+  if (!origins) throw new UsageError(`--cors-origins must be *, none, or comma-separated origins like http://localhost:3000, got "${text}"`)
+  return origins
+}
+
 function integer(name: string, text: string | undefined, fallback: number, minimum: number): number {
   if (text === undefined) return fallback
   const value = Number(text)
@@ -133,11 +169,4 @@ function oneOf<T extends string>(name: string, text: string | undefined, allowed
   if (text === undefined) return undefined
   if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${text}"`)
   return text as T
-}
-
-export function helpText(): string {
-  const rows = Object.entries(FLAGS).map(
-    ([name, flag]) => `  --${name.padEnd(21)} ${flag.help} (default: ${flag.default}; env ${flag.env})`,
-  )
-  return ['Usage: novu-mock [start] [options]', '       novu-mock verify --target <url> --api-key <key> [options]  (novu-mock verify --help)', '', 'A stateful mock of five Novu API operations.', '', 'Options:', ...rows, `  ${'-h, --help'.padEnd(23)} this text`, `  ${'-v, --version'.padEnd(23)} the version`, ''].join('\n')
 }

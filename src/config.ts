@@ -1,4 +1,5 @@
-import type { SeedVolumes } from '../fixtures/seed.ts'
+import type { SeedProgress, SeedVolumes } from '../fixtures/seed.ts'
+import type { CorsOrigins } from './http/cors.ts'
 import type { LogLevel, Logger } from './http/logger.ts'
 import type { RateLimit } from './http/rate-limiter.ts'
 import type { ResponseValidation } from './http/respond.ts'
@@ -34,6 +35,8 @@ export interface ServerConfig {
   /** Enforced with 429 when set; without it, the default 100/1 s is counted for the headers only. */
   rateLimit: RateLimit | undefined
   logLevel: LogLevel
+  /** Browser pages allowed to call the mock: any (`*`, the default), these origins, or `none`. */
+  corsOrigins: CorsOrigins
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -52,6 +55,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   proxy: undefined,
   rateLimit: undefined,
   logLevel: 'info',
+  corsOrigins: '*',
 }
 
 /** Options of createApp: any part of the config, plus what tests and embedders may inject. */
@@ -60,4 +64,6 @@ export interface AppOptions extends Partial<ServerConfig> {
   now?: () => Date
   /** A store to use instead of a fresh in-memory one. */
   store?: Store
+  /** Told how far the seeding has gone, for a progress bar; the CLI passes it for large volumes. */
+  onSeedProgress?: SeedProgress
 }

@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
+import { corsHandler } from './http/cors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
@@ -48,13 +49,13 @@ export interface MockApp {
  * fallbacks) and any spelling of an operation's path that the table leaves to it.
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
-  const { logger: givenLogger, now: givenClock, store: givenStore, ...overrides } = options
+  const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, ...overrides } = options
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides) }
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
   const seedOptions = { seed: config.seed, ...config.volumes }
-  const seed = seededState({ ...seedOptions, fixtures: config.fixtures }, admin)
+  const seed = seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, file: config.db }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
@@ -86,13 +87,19 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
 
   const log = requestLog(logger)
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    log(req, res)
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/'
     const query = url.indexOf('?')
     const match = table.match(req.method ?? '', query === -1 ? url : url.slice(0, query))
     if (match) void match.value(req, res, match.params)
     else app(req, res)
+  }
+  const cors = corsHandler(config.corsOrigins)
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    log(req, res)
+    // Only a browser sends Origin: other clients skip CORS entirely. A preflight ends in cors.
+    if (cors !== undefined && req.headers.origin !== undefined) cors(req, res, () => route(req, res))
+    else route(req, res)
   }
   return Object.assign(listener, { locals: { seed, config } })
 }

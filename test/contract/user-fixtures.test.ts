@@ -85,6 +85,6 @@ describe('--fixtures', () => {
     const run = promisify(execFile)('node', ['bin/novu-mock.js', '--port', '0', '--fixtures', '/nonexistent/fixtures'])
     const failure = await run.then(() => undefined, (error: { code: number; stderr: string }) => error)
     expect(failure?.code).toBe(1)
-    expect(failure?.stderr.trim()).toBe('novu-mock: /nonexistent/fixtures: no such fixtures folder')
+    expect(failure?.stderr.trim()).toBe('novu-mock: /nonexistent/fixtures: no such fixtures folder or file')
   })
 })

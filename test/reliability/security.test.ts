@@ -8,7 +8,7 @@ import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 const lines: string[] = []
 let server: MockServer
 beforeAll(async () => {
-  server = await startTestServer({ logger: createLogger('debug', (line) => void lines.push(line)), responseValidation: 'strict' })
+  server = await startTestServer({ logger: createLogger('debug', { write: (line: string) => void lines.push(line) }), responseValidation: 'strict' })
 })
 afterAll(() => server.close())
 

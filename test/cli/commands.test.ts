@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import type { TenantState } from '../../src/store/records.ts'
+import { runCli, startCli } from '../helpers/cli.ts'
+import { readState } from '../helpers/read-state.ts'
+import { freshTenant } from '../helpers/start-test-server.ts'
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'novu-mock-cli-'))
+const counts = (state: TenantState) => [state.subscribers.length, state.integrations.length, state.channelConnections.length, state.messages.length]
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('novu-mock start: options from flags, env and novu-mock.config.json', () => {
+  it('serves on the port of the config file, unless NOVU_MOCK_PORT or --port says otherwise', async () => {
+    const [filePort, envPort] = [await freePort(), await freePort()]
+    const cwd = tempDir()
+    writeFileSync(join(cwd, 'novu-mock.config.json'), JSON.stringify({ port: filePort, 'log-level': 'silent', subscribers: 7 }))
+    const fromFile = await startCli([], { cwd })
+    try {
+      expect(fromFile.url).toBe(`http://127.0.0.1:${filePort}`)
+      expect((await readState(fromFile.url, freshTenant())).subscribers).toHaveLength(7)
+    } finally {
+      await fromFile.stop()
+    }
+    const fromEnv = await startCli(['--subscribers', '9'], { cwd, env: { NOVU_MOCK_PORT: String(envPort), PORT: String(filePort), NOVU_MOCK_SUBSCRIBERS: '8' } })
+    try {
+      expect(fromEnv.url).toBe(`http://127.0.0.1:${envPort}`)
+      expect((await readState(fromEnv.url, freshTenant())).subscribers).toHaveLength(9)
+    } finally {
+      await fromEnv.stop()
+    }
+  })
+
+  it('stops on a config file key it does not know, naming it on one line (exit 2)', async () => {
+    const cwd = tempDir()
+    writeFileSync(join(cwd, 'novu-mock.config.json'), JSON.stringify({ seed: 1, subscriber: 5 }))
+    const { code, stdout, stderr } = await runCli([], { cwd })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('novu-mock: novu-mock.config.json: unknown key "subscriber" (did you mean "subscribers"?). Run novu-mock --help for the options.\n')
+  })
+
+  it('stops on an unknown flag with one line naming it (exit 2)', async () => {
+    const { code, stderr } = await runCli(['--seeed', '3'])
+    expect(code).toBe(2)
+    expect(stderr).toBe("novu-mock: Unknown option '--seeed' (did you mean --seed?). Run novu-mock --help for the options.\n")
+  })
+
+  it('prints the commands and flags for --help', async () => {
+    const { code, stdout } = await runCli(['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('validate-fixtures PATH')
+    expect(stdout).toContain('default: *; env NOVU_MOCK_CORS_ORIGINS')
+    expect(stdout).toContain('default: 4010; env NOVU_MOCK_PORT or PORT')
+  })
+})
+
+describe('novu-mock seed --out', () => {
+  it('writes the starting state, which validates and loads back with --fixtures and PUT /__admin/state', async () => {
+    const dir = tempDir()
+    const out = join(dir, 'state.json')
+    const seeded = await runCli(['seed', '--seed', '7', '--subscribers', '6', '--connections', '5', '--messages', '30', '--out', out])
+    expect(seeded.code).toBe(0)
+    expect(seeded.stdout).toBe(`wrote 6 subscribers, 9 integrations, 5 channel connections, 30 messages (seed 7) to ${out}\n`)
+    const state = JSON.parse(readFileSync(out, 'utf8')) as TenantState
+    expect(counts(state)).toEqual([6, 9, 5, 30])
+
+    const checked = await runCli(['validate-fixtures', out, '--fixtures-mode', 'replace'])
+    expect(checked).toMatchObject({ code: 0, stderr: '' })
+    expect(checked.stdout).toBe(`OK ${out} (state.json): starts with 6 subscribers, 9 integrations, 5 channel connections, 30 messages (replace)\n`)
+
+    // Edited, then served as the starting state of every tenant.
+    state.subscribers[0]!.firstName = 'Edited'
+    writeFileSync(out, JSON.stringify(state))
+    const served = await startCli(['--port', '0', '--log-level', 'silent', '--fixtures', out, '--fixtures-mode', 'replace'])
+    try {
+      const auth = freshTenant()
+      expect(await readState(served.url, auth)).toEqual(state)
+      const put = await request(served.url).put('/__admin/state').set(auth).set('Content-Type', 'application/json').send(readFileSync(out, 'utf8'))
+      expect(put.status).toBe(200)
+      expect(put.body).toEqual({ subscribers: 6, integrations: 9, channelConnections: 5, messages: 30 })
+    } finally {
+      await served.stop()
+    }
+  })
+
+  it('is the same for the same seed and flags, and differs for another seed', async () => {
+    const [a, b, c] = await Promise.all([runCli(['seed', '--seed', '4', '--subscribers', '3']), runCli(['seed', '--seed', '4', '--subscribers', '3']), runCli(['seed', '--seed', '5', '--subscribers', '3'])])
+    expect(a.code).toBe(0)
+    expect(a.stdout).toBe(b.stdout)
+    expect(a.stdout).not.toBe(c.stdout)
+    expect(counts(JSON.parse(a.stdout))).toEqual([3, 9, 120, 18])
+  })
+
+  it('says so on one line when the file cannot be written', async () => {
+    const { code, stderr } = await runCli(['seed', '--out', join(tempDir(), 'no-such-dir', 'state.json')])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^novu-mock: cannot write .*state\.json \(ENOENT\)\n$/)
+  })
+})
+
+describe('novu-mock validate-fixtures', () => {
+  const folder = (files: Record<string, string>) => {
+    const dir = tempDir()
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+    return dir
+  }
+  const subscriber = { _id: '65f000000000000000000001', subscriberId: 'user-1', firstName: 'Linus', deleted: false, createdAt: '2024-05-01T00:00:00.000Z', updatedAt: '2024-05-01T00:00:00.000Z' }
+
+  it('exits 0 with an OK line for a good folder', async () => {
+    const dir = folder({ 'subscribers.json': JSON.stringify([subscriber]) })
+    const { code, stdout, stderr } = await runCli(['validate-fixtures', dir])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(stdout).toBe(`OK ${dir} (subscribers.json): starts with 51 subscribers, 9 integrations, 120 channel connections, 253 messages (merge)\n`)
+  })
+
+  it.each([
+    ['a record breaking the document', { 'subscribers.json': JSON.stringify([{ ...subscriber, deleted: 'no' }]) }, /subscribers\.json: record 0 \(65f000000000000000000001\), field \/deleted: must be boolean/],
+    ['malformed JSON', { 'messages.json': '[{' }, /messages\.json: .*JSON/],
+    ['a state file with a key of no kind', { 'state.json': '{"subscribers": [], "extra": []}' }, /state\.json: must NOT have additional properties \(extra\)/],
+    ['a state file with a bad record', { 'state.json': JSON.stringify({ subscribers: [{ ...subscriber, deleted: 'no' }] }) }, /state\.json: subscribers: record 0 \(65f000000000000000000001\), field \/deleted: must be boolean/],
+  ])('exits 1 with the one-line problem for %s', async (_case, files, message) => {
+    const dir = folder(files)
+    const { code, stdout, stderr } = await runCli(['validate-fixtures', 'state.json' in files ? join(dir, 'state.json') : dir])
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(message)
+  })
+
+  it('exits 1 for a folder that does not exist', async () => {
+    const { code, stderr } = await runCli(['validate-fixtures', '/nonexistent/fixtures'])
+    expect(code).toBe(1)
+    expect(stderr).toBe('novu-mock: /nonexistent/fixtures: no such fixtures folder or file\n')
+  })
+})

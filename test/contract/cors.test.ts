@@ -1,0 +1,103 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MockServer } from '../../src/server.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+
+const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const APP = 'http://localhost:5173'
+const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim().toLowerCase())
+
+let open: MockServer
+let restricted: MockServer
+let off: MockServer
+beforeAll(async () => {
+  ;[open, restricted, off] = await Promise.all([
+    startTestServer(),
+    startTestServer({ corsOrigins: ['http://localhost:3000'], apiKeys: ['good-key'] }),
+    startTestServer({ corsOrigins: 'none' }),
+  ])
+})
+afterAll(() => Promise.all([open, restricted, off].map((server) => server.close())))
+
+const preflight = (url: string, path: string, origin = APP) =>
+  request(url).options(path).set({ Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key,prefer' })
+
+describe('CORS, on by default for any origin', () => {
+  it('answers a preflight 204 with the methods and headers a browser client needs', async () => {
+    const res = await preflight(open.url, MARK_AS)
+    expect(res.status).toBe(204)
+    expect(res.text).toBe('')
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    expect(list(res.headers['access-control-allow-methods'])).toEqual(expect.arrayContaining(['get', 'post', 'patch', 'put', 'delete']))
+    expect(list(res.headers['access-control-allow-headers'])).toEqual(expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'prefer']))
+    expect(res.headers['access-control-max-age']).toBe('600')
+  })
+
+  it('lets the answer through to the page, with the headers the API sends exposed', async () => {
+    const res = await request(open.url).post(MARK_AS).set({ ...freshTenant(), Origin: APP, 'idempotency-key': 'cors-1' }).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+    expect(res.status).toBe(201)
+    await expectContract('markMessagesAs', res)
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    const exposed = list(res.headers['access-control-expose-headers'])
+    expect(exposed).toEqual(expect.arrayContaining(['idempotency-key', 'idempotency-replay', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'retry-after']))
+    expect(res.headers['idempotency-key']).toBe('cors-1')
+    expect(res.headers['ratelimit-remaining']).toMatch(/^\d+$/)
+  })
+
+  it('covers the routes express serves: the control plane and the 404 fallback', async () => {
+    const health = await request(open.url).get('/__admin/health').set('Origin', APP)
+    expect(health.status).toBe(200)
+    expect(health.headers['access-control-allow-origin']).toBe('*')
+    const missing = await request(open.url).get('/v9/nowhere').set('Origin', APP)
+    expect(missing.status).toBe(404)
+    expect(missing.headers['access-control-allow-origin']).toBe('*')
+    expect((await preflight(open.url, '/__admin/state')).status).toBe(204)
+  })
+
+  it('adds nothing to a request without an Origin (not from a browser)', async () => {
+    const res = await request(open.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    expect(res.status).toBe(200)
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    // An OPTIONS that is no preflight is an unknown route, as before.
+    expect((await request(open.url).options(MARK_AS)).status).toBe(404)
+  })
+})
+
+describe('CORS restricted with --cors-origins', () => {
+  it('allows a listed origin by name, and answers a preflight before any API key is checked', async () => {
+    const res = await preflight(restricted.url, MARK_AS, 'http://localhost:3000')
+    expect(res.status).toBe(204) // no Authorization sent, and strict keys: still not a 401
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+    expect(list(res.headers.vary)).toContain('origin')
+    const actual = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey good-key' })
+    expect(actual.status).toBe(200)
+    expect(actual.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+  })
+
+  it('gives another origin no Access-Control-Allow-Origin, so its browser keeps the answer from the page', async () => {
+    const pre = await preflight(restricted.url, MARK_AS, 'http://evil.example')
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined()
+    const actual = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://evil.example', Authorization: 'ApiKey good-key' })
+    expect(actual.headers['access-control-allow-origin']).toBeUndefined()
+    expect(list(actual.headers.vary)).toContain('origin')
+  })
+
+  it('still refuses an unknown key on the actual request', async () => {
+    const res = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey other' })
+    expect(res.status).toBe(401)
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000') // the page may read why
+  })
+})
+
+describe('CORS off (--cors-origins none)', () => {
+  it('sends no CORS headers, and a preflight is an unknown route', async () => {
+    const pre = await preflight(off.url, MARK_AS)
+    expect(pre.status).toBe(404)
+    expect(pre.body.message).toBe(`Cannot OPTIONS ${MARK_AS}`)
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined()
+    const actual = await request(off.url).get('/v2/subscribers/demo-subscriber-1').set({ ...freshTenant(), Origin: APP })
+    expect(actual.status).toBe(200)
+    expect(Object.keys(actual.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+  })
+})

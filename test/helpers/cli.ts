@@ -1,0 +1,53 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The CLI's entry point, absolute, so a test may run it from any directory. */
+export const BIN = fileURLToPath(new URL('../../bin/novu-mock.js', import.meta.url))
+
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export interface CliOptions {
+  /** Added to a copy of this process's environment with every NOVU_MOCK_*, PORT and HOST removed. */
+  env?: Record<string, string>
+  cwd?: string
+}
+
+/** The environment a CLI test runs in: nothing of the caller's own novu-mock settings. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NOVU_MOCK_') && name !== 'PORT' && name !== 'HOST'))
+  return { ...env, ...extra }
+}
+
+/** Runs the CLI to its end, with stdout and stderr pipes (not a terminal). */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile('node', [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+/** The CLI serving, with its URL read from the banner and its stderr so far; stop() ends it. */
+export async function startCli(args: string[], options: CliOptions = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string; stop: () => Promise<void> }> {
+  const child = spawn('node', [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += String(chunk)))
+  let banner = ''
+  for await (const chunk of child.stdout!) {
+    banner += String(chunk)
+    const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1]
+    if (url) {
+      const stop = async () => {
+        if (child.exitCode !== null) return
+        child.kill('SIGTERM')
+        await new Promise((resolve) => child.once('exit', resolve))
+      }
+      return { child, url, stderr: () => stderr, stop }
+    }
+  }
+  throw new Error(`novu-mock did not start: ${banner}${stderr}`)
+}

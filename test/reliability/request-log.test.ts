@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto'
+import { PassThrough } from 'node:stream'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '../../src/http/logger.ts'
+import { prettyDestination } from '../../src/http/pretty-log.ts'
+import type { MockServer } from '../../src/server.ts'
+import { startCli } from '../helpers/cli.ts'
+import { startTestServer } from '../helpers/start-test-server.ts'
+
+const capture = () => {
+  const lines: string[] = []
+  return { lines, destination: { write: (line: string) => void lines.push(line) }, parsed: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) }
+}
+const hashOf = (authorization: string) => createHash('sha256').update(authorization).digest('hex').slice(0, 8)
+
+const log = capture()
+let server: MockServer
+beforeAll(async () => {
+  server = await startTestServer({ logger: createLogger('info', log.destination) })
+})
+afterAll(() => server.close())
+
+/** The request line the server wrote for the call `send` made. */
+async function lineFor(send: () => PromiseLike<unknown>): Promise<Record<string, unknown>> {
+  const before = log.lines.length
+  await send()
+  await expect.poll(() => log.lines.length).toBeGreaterThan(before)
+  const written = log.parsed().slice(before)
+  expect(written).toHaveLength(1)
+  return written[0]!
+}
+
+describe('the request log (pino, JSON lines)', () => {
+  it('writes one line per request: method, path, operationId, status, ms, tenant hash', async () => {
+    const key = `key-${crypto.randomUUID()}`
+    const line = await lineFor(() => request(server.url).get('/v2/subscribers/demo-subscriber-1?unused=1').set('Authorization', `ApiKey ${key}`))
+    expect(line).toMatchObject({ level: 30, name: 'novu-mock', msg: 'request', method: 'GET', path: '/v2/subscribers/demo-subscriber-1', operationId: 'getSubscriber', status: 200, tenant: hashOf(`ApiKey ${key}`) })
+    expect(Date.parse(line.time as string)).not.toBeNaN()
+    expect(line.ms).toBeTypeOf('number')
+    expect(log.lines.at(-1)).not.toContain(key)
+    expect(log.lines.at(-1)!.endsWith('}\n')).toBe(true)
+  })
+
+  it('logs routes outside the operations too, without an operationId or tenant', async () => {
+    const line = await lineFor(() => request(server.url).get('/v9/nothing'))
+    expect(line).toMatchObject({ method: 'GET', path: '/v9/nothing', status: 404 })
+    expect(line).not.toHaveProperty('operationId')
+    expect(line).not.toHaveProperty('tenant')
+  })
+
+  it('never writes a secret, whatever field carries it', () => {
+    const { lines, destination } = capture()
+    createLogger('debug', destination).warn('odd', { authorization: 'ApiKey s3cret', headers: { 'Idempotency-Key': 'idem-s3cret', 'x-admin-token': 'adm-s3cret' }, list: [{ apiKey: 'k-s3cret' }] })
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).not.toMatch(/s3cret/)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, msg: 'odd', authorization: '[redacted]', headers: { 'Idempotency-Key': '[redacted]', 'x-admin-token': '[redacted]' } })
+  })
+
+  it('writes nothing below its level, and says so cheaply through enabled()', async () => {
+    const { lines, destination } = capture()
+    const quiet = await startTestServer({ logger: createLogger('warn', destination) })
+    try {
+      await request(quiet.url).get('/v2/subscribers/demo-subscriber-1').set('Authorization', 'ApiKey k')
+      expect(lines).toEqual([])
+    } finally {
+      await quiet.close()
+    }
+    const logger = createLogger('warn', destination)
+    expect([logger.enabled('debug'), logger.enabled('info'), logger.enabled('warn'), logger.enabled('error')]).toEqual([false, false, true, true])
+    const silent = createLogger('silent', destination)
+    silent.error('never')
+    expect(silent.enabled('error')).toBe(false)
+    expect(lines).toEqual([])
+  })
+
+  it('is JSON on the CLI’s stderr when stderr is not a terminal', async () => {
+    const cli = await startCli(['--port', '0', '--log-level', 'info'])
+    try {
+      await request(cli.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set({ Authorization: 'ApiKey cli-s3cret', 'idempotency-key': 'idem-s3cret' }).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+      await expect.poll(() => cli.stderr()).toContain('"operationId":"markMessagesAs"')
+      const line = JSON.parse(cli.stderr().trim().split('\n').at(-1)!)
+      expect(line).toMatchObject({ level: 30, msg: 'request', method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', status: 201, tenant: hashOf('ApiKey cli-s3cret') })
+      expect(cli.stderr()).not.toMatch(/s3cret/)
+    } finally {
+      await cli.stop()
+    }
+  })
+})
+
+describe('the request log on a terminal (pino-pretty)', () => {
+  it('is one readable line per request, secrets still redacted', async () => {
+    const terminal = new PassThrough()
+    let shown = ''
+    terminal.on('data', (chunk: Buffer) => void (shown += String(chunk)))
+    const logger = createLogger('info', await prettyDestination(terminal))
+    logger.info('request', { method: 'GET', path: '/v2/subscribers/x', operationId: 'getSubscriber', status: 200, ms: 1.5, tenant: 'abcd1234' })
+    logger.warn('odd', { authorization: 'ApiKey s3cret' })
+    await expect.poll(() => shown.split('\n').length).toBe(3)
+    const [requestLine, odd] = shown.split('\n')
+    expect(requestLine).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: request .*"operationId":"getSubscriber"/)
+    expect(odd).toMatch(/WARN.*: odd .*"authorization":"\[redacted\]"/)
+    expect(shown).not.toMatch(/s3cret/)
+  })
+})
