@@ -25,26 +25,21 @@ export const contextKeysKey = (keys: readonly string[]): string => [...new Set(k
 export const valueOf = (connection: StoredChannelConnection, field: FilterField): string | null | undefined =>
   field === 'contextKeys' ? contextKeysKey(connection.contextKeys) : connection[field]
 
-/** Where the connections a filter can match sit in a sort order, and what is left to check. */
-export interface Candidates {
-  /** Ascending positions in `sorted(order)`; undefined when every position is a candidate. */
-  readonly positions: Uint32Array | undefined
-  /** The filter's fields the positions do not already guarantee. */
-  readonly residual: ReadonlyArray<readonly [FilterField, string]>
-}
-
 const NONE = new Uint32Array(0)
-const COUNTS_KEPT = 1000
+/** Positions remembered for combined filters, in all: 8M positions are 32 MB. */
+const MATCH_POSITIONS_KEPT = 8_000_000
 
 /**
  * Channel connections by `_id`, in both sort orders (ascending by timestamp, then `_id`), and for
- * every filter field the positions of each value in each order, built on first use. A page is a
- * binary search plus a walk over the smallest list of positions its filters select. Immutable:
- * a change builds a new index, so whatever one computes stays true.
+ * every filter field the positions of each value in each order, built on first use; a filter of
+ * several fields has its exact positions remembered once computed. A page is then a binary search
+ * and a slice, whatever the tenant's size. Immutable: a change builds a new index, so whatever one
+ * computes stays true.
  */
 export class ConnectionIndex {
   private readonly postings = new Map<string, ReadonlyMap<string, Uint32Array>>()
-  private readonly counts = new Map<string, number>()
+  private readonly combined = new Map<string, Uint32Array>()
+  private combinedPositions = 0
 
   /** Each order is sorted on first use: a million connections take a second per order. */
   private readonly orders: Partial<Record<ConnectionOrder, Ordering>> = {}
@@ -76,31 +71,28 @@ export class ConnectionIndex {
     return (this.orders[order] ??= orderingOf(this.records, order))
   }
 
-  /** The shortest list of positions among the filter's fields; the other fields are residual. */
-  candidates(order: ConnectionOrder, filter: ConnectionFilter): Candidates {
+  /**
+   * Ascending positions in `sorted(order)` of the connections that match the filter; undefined
+   * when it has no field, so every position matches. One field reads its list; several walk the
+   * shortest of theirs once and keep the result.
+   */
+  matching(order: ConnectionOrder, filter: ConnectionFilter): Uint32Array | undefined {
     const wanted = FILTER_FIELDS.flatMap((field) => (filter[field] === undefined ? [] : [[field, filter[field]] as const]))
-    let best: { field: FilterField; positions: Uint32Array } | undefined
-    for (const [field, value] of wanted) {
-      const positions = this.positionsOf(order, field).get(value) ?? NONE
-      if (!best || positions.length < best.positions.length) best = { field, positions }
+    if (wanted.length === 0) return undefined
+    const lists = wanted.map(([field, value]) => this.positionsOf(order, field).get(value) ?? NONE)
+    if (wanted.length === 1) return lists[0]
+    const key = `${order}${JSON.stringify(FILTER_FIELDS.map((field) => filter[field] ?? null))}`
+    let positions = this.combined.get(key)
+    if (!positions) {
+      positions = this.intersect(order, lists, wanted)
+      this.remember(key, positions)
     }
-    return { positions: best?.positions, residual: wanted.filter(([field]) => field !== best?.field) }
+    return positions
   }
 
-  /**
-   * How many connections match, counting no further than `cap + 1`. Remembered per filter: only
-   * the first count of a combination of fields walks a list; one field's count is its list's length.
-   */
-  count(filter: ConnectionFilter, cap: number): number {
-    const key = JSON.stringify(FILTER_FIELDS.map((field) => filter[field] ?? null))
-    let count = this.counts.get(key)
-    if (count === undefined) {
-      const { positions, residual } = this.candidates('createdAt', filter)
-      count = positions === undefined ? this.size : residual.length === 0 ? positions.length : this.walkCount(positions, residual, cap)
-      if (this.counts.size >= COUNTS_KEPT) this.counts.clear()
-      this.counts.set(key, count)
-    }
-    return Math.min(count, cap + 1)
+  /** How many connections match the filter. */
+  count(filter: ConnectionFilter): number {
+    return this.matching('createdAt', filter)?.length ?? this.size
   }
 
   /** A new index with these connections added or replaced. */
@@ -110,11 +102,21 @@ export class ConnectionIndex {
     return ConnectionIndex.build(byId.values())
   }
 
-  private walkCount(positions: Uint32Array, residual: Candidates['residual'], cap: number): number {
-    const ordering = this.sorted('createdAt')
-    let count = 0
-    for (let i = 0; i < positions.length && count <= cap; i++) if (matchesAll(ordering.connection(positions[i]!), residual)) count++
-    return count
+  private intersect(order: ConnectionOrder, lists: Uint32Array[], wanted: ReadonlyArray<readonly [FilterField, string]>): Uint32Array {
+    const shortest = lists.reduce((best, list) => (list.length < best.length ? list : best))
+    const ordering = this.sorted(order)
+    const matches: number[] = []
+    for (const position of shortest) if (matchesAll(ordering.connection(position), wanted)) matches.push(position)
+    return Uint32Array.from(matches)
+  }
+
+  private remember(key: string, positions: Uint32Array): void {
+    if (this.combinedPositions + positions.length > MATCH_POSITIONS_KEPT) {
+      this.combined.clear()
+      this.combinedPositions = 0
+    }
+    this.combined.set(key, positions)
+    this.combinedPositions += positions.length
   }
 
   private positionsOf(order: ConnectionOrder, field: FilterField): ReadonlyMap<string, Uint32Array> {
@@ -125,7 +127,7 @@ export class ConnectionIndex {
   }
 }
 
-export function matchesAll(connection: StoredChannelConnection, fields: Candidates['residual']): boolean {
+function matchesAll(connection: StoredChannelConnection, fields: ReadonlyArray<readonly [FilterField, string]>): boolean {
   for (const [field, value] of fields) if (valueOf(connection, field) !== value) return false
   return true
 }
