@@ -3,32 +3,32 @@
  * server (the ceiling) and a naive express 5 + Ajv server (the floor of the stack), on the five
  * operations at 1 and 50 connections. One server at a time, pinned to core 0 (load generator on
  * core 1) when taskset exists; warm-up, interleaved rounds, medians. Prints the tables and the
- * targets, writes the raw results to bench/results/<timestamp>.json, then runs the
- * snapshot-restore bench (skip with --skip-snapshot).
+ * targets, writes the raw results to bench/results/<timestamp>.json, then runs the scale bench
+ * (bench/scale.ts; skip with --skip-scale) and the snapshot-restore bench (--skip-snapshot).
+ * Three variants of novu-mock: plain calls; an idempotency key on every call, as the official SDK
+ * sends; and a browser's calls (Origin, so CORS) with the inspector's event stream open.
  *
  *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+0.5 s warm-up per operation), ~6 min
  *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.25 s warm-up), ~2 min
  *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench
  */
 import autocannon from 'autocannon'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { HEADERS, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const argv = process.argv.slice(2)
 const QUICK = argv.includes('--quick')
 const SKIP_SNAPSHOT = argv.includes('--skip-snapshot')
+const SKIP_SCALE = argv.includes('--skip-scale')
 const SKIP_PRISM = argv.includes('--skip-prism') || process.env.BENCH_SKIP_PRISM === '1'
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 1 : 1.5))
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 0.25 : 0.5))
 const ROUNDS = Math.max(1, Math.min(50, Math.floor(Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)))))
 const CONNECTIONS = [1, 50] as const
-const HEADERS = { Authorization: 'ApiKey bench', 'Content-Type': 'application/json', Accept: 'application/json' }
 const PRISM_DIR = join(ROOT, 'bench/.cache/prism')
 const PRISM_BIN = join(PRISM_DIR, 'node_modules/.bin/prism')
 
@@ -71,104 +71,6 @@ const OPERATIONS: Operation[] = [
   },
 ]
 
-// ------------------------------------------------------------------------------ processes
-const hasTaskset = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-const PINNED = hasTaskset && cpus().length >= 2
-if (PINNED) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }) // the load generator
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** Status and body of one request, or undefined when nothing answers. */
-function probe(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer } | undefined> {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...HEADERS, ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}) }, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', () => resolve(undefined))
-    })
-    req.on('error', () => resolve(undefined))
-    req.setTimeout(2000, () => req.destroy())
-    req.end(payload)
-  })
-}
-
-interface Running {
-  child: ChildProcess
-  port: number
-  startupMs: number
-  stderr: string[]
-}
-
-interface ServerDef {
-  name: string
-  /** Command and arguments for a port. */
-  command(port: number): string[]
-  /** A request that answers once the server is ready, and whether its status means ready. */
-  ready: { path: string; ok: (status: number) => boolean }
-}
-
-async function start(def: ServerDef): Promise<Running> {
-  const port = await freePort()
-  const [cmd, ...args] = def.command(port)
-  const full = PINNED ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
-  const started = performance.now()
-  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
-  const stderr: string[] = []
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr.push(chunk.toString())
-    if (stderr.length > 50) stderr.shift()
-  })
-  let exited = false
-  child.once('exit', () => (exited = true))
-  const deadline = started + 90_000
-  while (performance.now() < deadline && !exited) {
-    const answer = await probe(port, 'GET', def.ready.path)
-    if (answer && def.ready.ok(answer.status)) return { child, port, startupMs: performance.now() - started, stderr }
-    await sleep(answer ? 20 : 5)
-  }
-  child.kill('SIGKILL')
-  throw new Error(`${def.name} did not start on port ${port}${exited ? ' (exited)' : ''}: ${stderr.join('').slice(-2000)}`)
-}
-
-async function stop(running: Running): Promise<void> {
-  const { child } = running
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-  await exited
-  clearTimeout(timer)
-}
-
-function rssMb(pid: number | undefined): number | undefined {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match ? Math.round(Number(match[1]) / 1024) : undefined
-  } catch {
-    return undefined
-  }
-}
-
 // ------------------------------------------------------------------------------ load
 interface Sample {
   round: number
@@ -189,7 +91,7 @@ const percentile = (sorted: Float64Array, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
 
 /** One autocannon run; latencies (ms, sub-millisecond) recorded here from its response events. */
-function load(port: number, op: Operation, connections: number, seconds: number, counter: { n: number }, record: boolean) {
+function load(server: BenchServer, port: number, op: Operation, connections: number, seconds: number, counter: { n: number }, record: boolean) {
   const latencies: number[] = []
   return new Promise<Omit<Sample, 'round' | 'server' | 'operation'>>((resolve, reject) => {
     const instance = autocannon(
@@ -206,7 +108,9 @@ function load(port: number, op: Operation, connections: number, seconds: number,
             setupRequest: (req) => {
               const n = counter.n++
               const body = op.body?.(n)
-              return { ...req, path: op.path(n), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+              // A new object each time: autocannon writes the body's Content-Length into it.
+              const headers = { ...HEADERS, ...server.requestHeaders?.() }
+              return { ...req, path: op.path(n), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
             },
           },
         ],
@@ -255,12 +159,36 @@ const node = process.execPath
 const tsxServer = (file: string, ...args: string[]) => [node, '--import', 'tsx', join(ROOT, file), ...args]
 const anyAnswer = { path: '/v2/subscribers/demo-subscriber-1', ok: (status: number) => status > 0 }
 
-const NOVU: ServerDef = {
+/** A server plus how the clients of this variant call it. */
+interface BenchServer extends ServerDef {
+  /** Headers added to every request, made per request. */
+  requestHeaders?(): Record<string, string>
+  /** Something kept open against the server while it is measured; returns how to close it. */
+  observe?(port: number): () => void
+}
+
+const NOVU: BenchServer = {
   name: 'novu-mock',
   // Default flags: default log level (info) and strict response validation; logs go to /dev/null.
   command: (port) => [node, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 }
+let idempotencyKeys = 0
+/** As the official SDK calls it: a new idempotency key on every call. */
+const NOVU_IDEMPOTENT: BenchServer = { ...NOVU, name: 'novu-mock idem', requestHeaders: () => ({ 'Idempotency-Key': `bench-${++idempotencyKeys}` }) }
+/** As a browser frontend with the inspector open: CORS on every call, the journal streamed. */
+const NOVU_BROWSER: BenchServer = {
+  ...NOVU,
+  name: 'novu-mock browser',
+  requestHeaders: () => ({ Origin: 'http://localhost:5173' }),
+  observe(port) {
+    const stream = request({ host: '127.0.0.1', port, path: '/__admin/events', headers: { ...HEADERS, Accept: 'text/event-stream' } }, (res) => res.resume())
+    stream.on('error', () => {})
+    stream.end()
+    return () => stream.destroy()
+  },
+}
+const NOVU_VARIANTS = [NOVU, NOVU_IDEMPOTENT, NOVU_BROWSER]
 const prismDef = (name: string, extra: string[]): ServerDef => ({
   name,
   command: (port) => [node, realpathSync(PRISM_BIN), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', ...extra],
@@ -298,8 +226,8 @@ await stop(probeRun)
 
 const prismSkipped = ensurePrism()
 if (prismSkipped) console.log(`Prism columns skipped: ${prismSkipped}`)
-const SERVERS: ServerDef[] = [
-  NOVU,
+const SERVERS: BenchServer[] = [
+  ...NOVU_VARIANTS,
   ...(prismSkipped ? [] : [prismDef('prism', []), prismDef('prism -v error', ['-v', 'error'])]),
   NAIVE,
   ceilingDef(sizes),
@@ -324,12 +252,13 @@ for (let round = 0; round < ROUNDS; round++) {
       continue
     }
     ;(startupMs[def.name] ??= []).push(running.startupMs)
+    const unobserve = def.observe?.(running.port)
     for (const op of OPERATIONS) {
       const counter = { n: 0 }
       // One warm-up per operation, at the highest concurrency, before its measurements.
-      if (WARMUP > 0) await load(running.port, op, Math.max(...CONNECTIONS), WARMUP, counter, false)
+      if (WARMUP > 0) await load(def, running.port, op, Math.max(...CONNECTIONS), WARMUP, counter, false)
       for (const connections of CONNECTIONS) {
-        const result = await load(running.port, op, connections, DURATION, counter, true)
+        const result = await load(def, running.port, op, connections, DURATION, counter, true)
         samples.push({ round: round + 1, server: def.name, operation: op.name, ...result })
         const bad = result.non2xx + result.errors + result.timeouts
         if (bad > 0) console.log(`  warning: ${def.name} ${op.name} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`)
@@ -338,6 +267,7 @@ for (let round = 0; round < ROUNDS; round++) {
       }
     }
     if (!process.stdout.isTTY) console.log(`  round ${round + 1}/${ROUNDS} ${def.name}: done (${samples.length}/${totalMeasurements}, ${Math.round((performance.now() - benchStarted) / 1000)} s)`)
+    unobserve?.()
     if (def === NOVU) {
       const rss = rssMb(running.child.pid)
       if (rss !== undefined) novuRssMb.push(rss)
@@ -390,32 +320,38 @@ for (const op of OPERATIONS) {
 table(`req/s (median of ${ROUNDS} round(s)) and ratios of novu-mock's req/s`, ['operation', 'conns', ...names, 'mock/prism', 'mock/prism-v-err', 'mock/express'], rows)
 table('latency p50 / p99 (ms, median over rounds)', ['operation', 'conns', ...names], latencyRows)
 
-// Targets of issue 7 that this bench measures.
+// Targets of issue 7 that this bench measures, for a variant of novu-mock.
 const check = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'NOT met')
-const everyOp = (predicate: (op: Operation) => boolean | undefined) => {
-  const results = OPERATIONS.map(predicate)
-  return results.some((r) => r === undefined) ? undefined : results.every(Boolean)
-}
 const rpsOf = (server: string, op: Operation, c: number) => get(server, op.name, c)?.rps
-const startup = median(startupMs['novu-mock'] ?? [])
-const worst = (f: (op: Operation) => number | undefined) => Math.min(...OPERATIONS.map((op) => f(op) ?? NaN))
-const targets = {
-  'rps >= 4x prism (default logging), 50 conns': { worst: worst((op) => rpsOf('novu-mock', op, 50)! / rpsOf('prism', op, 50)!), status: check(everyOp((op) => (rpsOf('prism', op, 50) ? rpsOf('novu-mock', op, 50)! >= 4 * rpsOf('prism', op, 50)! : undefined))) },
-  'rps >= 2x prism -v error, 50 conns': { worst: worst((op) => rpsOf('novu-mock', op, 50)! / rpsOf('prism -v error', op, 50)!), status: check(everyOp((op) => (rpsOf('prism -v error', op, 50) ? rpsOf('novu-mock', op, 50)! >= 2 * rpsOf('prism -v error', op, 50)! : undefined))) },
-  'rps >= 1.0x express+ajv, 1 and 50 conns': {
-    worst: Math.min(...CONNECTIONS.map((c) => worst((op) => rpsOf('novu-mock', op, c)! / rpsOf('express+ajv', op, c)!))),
-    status: check(everyOp((op) => CONNECTIONS.every((c) => rpsOf('novu-mock', op, c)! >= rpsOf('express+ajv', op, c)!))),
-  },
-  'p99 < 2 ms at 1 conn (worst p99, ms)': { worst: Math.max(...OPERATIONS.map((op) => get('novu-mock', op.name, 1)?.p99 ?? NaN)), status: check(everyOp((op) => get('novu-mock', op.name, 1)!.p99 < 2)) },
-  'p99 at 50 conns <= 1.2x express+ajv (worst ratio)': {
-    worst: Math.max(...OPERATIONS.map((op) => get('novu-mock', op.name, 50)!.p99 / (get('express+ajv', op.name, 50)?.p99 ?? NaN))),
-    status: check(everyOp((op) => (get('express+ajv', op.name, 50) ? get('novu-mock', op.name, 50)!.p99 <= 1.2 * get('express+ajv', op.name, 50)!.p99 : undefined))),
-  },
-  'start-up < 500 ms (process start -> first GET /__admin/health, ms)': { worst: startup, status: check(Number.isFinite(startup) ? startup < 500 : undefined) },
+/** The worst of a per-operation figure (the smallest, or the largest with `highest`), and whether every operation meets the bound. */
+function worstOf(figure: (op: Operation) => number | undefined, meets: (value: number) => boolean, highest = false) {
+  const values = OPERATIONS.map(figure)
+  if (values.some((v) => v === undefined || !Number.isFinite(v))) return { worst: NaN, status: check(undefined) }
+  const worst = highest ? Math.max(...(values as number[])) : Math.min(...(values as number[]))
+  return { worst, status: check((values as number[]).every(meets)) }
 }
-console.log('\ntargets (novu-mock)')
-for (const [name, { worst: value, status }] of Object.entries(targets)) console.log(`  ${name.padEnd(68)} ${fmt(value, 2).padStart(8)}  ${status}`)
-console.log(`  novu-mock start-up: median ${fmt(startup, 0)} ms over ${startupMs['novu-mock']?.length ?? 0} start(s) [${(startupMs['novu-mock'] ?? []).map((v) => v.toFixed(0)).join(', ')}]`)
+function targetsFor(name: string) {
+  const startup = median(startupMs[name] ?? [])
+  return {
+    '1. rps >= 4x prism (default logging), 50 conns (worst ratio)': worstOf((op) => rpsOf(name, op, 50)! / rpsOf('prism', op, 50)!, (r) => r >= 4),
+    '1. rps >= 2x prism -v error, 50 conns (worst ratio)': worstOf((op) => rpsOf(name, op, 50)! / rpsOf('prism -v error', op, 50)!, (r) => r >= 2),
+    '2. rps >= 1.0x express+ajv, 1 conn (worst ratio)': worstOf((op) => rpsOf(name, op, 1)! / rpsOf('express+ajv', op, 1)!, (r) => r >= 1),
+    '2. rps >= 1.0x express+ajv, 50 conns (worst ratio)': worstOf((op) => rpsOf(name, op, 50)! / rpsOf('express+ajv', op, 50)!, (r) => r >= 1),
+    '3. p99 < 2 ms at 1 conn (worst p99, ms)': worstOf((op) => get(name, op.name, 1)?.p99, (v) => v < 2, true),
+    '3. p99 at 50 conns <= 1.2x express+ajv (worst ratio)': worstOf((op) => get(name, op.name, 50)!.p99 / get('express+ajv', op.name, 50)!.p99, (r) => r <= 1.2, true),
+    '6. start-up < 500 ms (process start -> first GET /__admin/health, ms)': { worst: startup, status: check(Number.isFinite(startup) ? startup < 500 : undefined) },
+  }
+}
+const targets: Record<string, Record<string, { worst: number; status: string }>> = Object.fromEntries(NOVU_VARIANTS.map((v) => [v.name, targetsFor(v.name)]))
+targets['novu-mock idem']!['8. idempotency key on every call: rps >= 0.95x without (worst ratio, 1 and 50 conns)'] = worstOf(
+  (op) => Math.min(...CONNECTIONS.map((c) => rpsOf('novu-mock idem', op, c)! / rpsOf('novu-mock', op, c)!)),
+  (r) => r >= 0.95,
+)
+for (const [variant, figures] of Object.entries(targets)) {
+  console.log(`\ntargets (${variant})`)
+  for (const [name, { worst: value, status }] of Object.entries(figures)) console.log(`  ${name.padEnd(84)} ${fmt(value, 2).padStart(8)}  ${status}`)
+}
+console.log(`\n  novu-mock start-up: median ${fmt(median(startupMs['novu-mock'] ?? []), 0)} ms over ${startupMs['novu-mock']?.length ?? 0} start(s) [${(startupMs['novu-mock'] ?? []).map((v) => v.toFixed(0)).join(', ')}]`)
 console.log(`  novu-mock RSS after the run: ${novuRssMb.length ? `${median(novuRssMb)} MB (per round: ${novuRssMb.join(', ')} MB)` : '-'}`)
 if (failures.length) console.log(`\nfailures:\n  ${failures.join('\n  ')}`)
 
@@ -443,10 +379,16 @@ writeFileSync(
 )
 console.log(`\nraw results: ${file}`)
 
-if (!SKIP_SNAPSHOT) {
-  console.log('\nsnapshot-restore bench')
-  const env = { ...process.env, ...(QUICK && !process.env.BENCH_CONNECTIONS ? { BENCH_CONNECTIONS: '10000' } : {}) }
-  const child = spawn(node, ['--import', 'tsx', join(ROOT, 'bench/snapshot-restore.ts')], { cwd: ROOT, env, stdio: 'inherit' })
+// The benches of the other targets, each in its own process (their servers and memory apart).
+const FOLLOW_UPS = [
+  { skip: SKIP_SCALE, title: 'scale bench', file: 'bench/scale.ts', quickEnv: { BENCH_SCALE_CONNECTIONS: '200000', BENCH_SCALE_REQUESTS: '30' } },
+  { skip: SKIP_SNAPSHOT, title: 'snapshot-restore bench', file: 'bench/snapshot-restore.ts', quickEnv: { BENCH_CONNECTIONS: '10000' } },
+]
+for (const { skip, title, file, quickEnv } of FOLLOW_UPS) {
+  if (skip) continue
+  console.log(`\n${title}`)
+  const env = { ...(QUICK ? quickEnv : {}), ...process.env }
+  const child = spawn(node, ['--import', 'tsx', join(ROOT, file)], { cwd: ROOT, env, stdio: 'inherit' })
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   if (code !== 0) process.exitCode = code ?? 1
 }

@@ -1,18 +1,26 @@
-import { Ajv2020, type Options } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
-import ajvErrorsModule from 'ajv-errors'
+import { createRequire } from 'node:module'
+import type { Ajv2020, Options } from 'ajv/dist/2020.js'
 
-// Both plugins are CommonJS; under NodeNext their default import is the module object.
-const addFormats = addFormatsModule.default
-const ajvErrors = ajvErrorsModule.default
+/**
+ * Ajv's compiler is loaded when the first validator is compiled, not with this module: a run
+ * from the build uses the precompiled validators only, and loading the compiler costs ~40 ms of
+ * start-up. All three packages are CommonJS, so `require` loads them synchronously.
+ */
+const require = createRequire(import.meta.url)
+const ajvPackages = () => ({
+  Ajv: (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+  addFormats: (require('ajv-formats') as typeof import('ajv-formats')).default,
+  ajvErrors: (require('ajv-errors') as typeof import('ajv-errors')).default,
+})
 
 /** Keywords OpenAPI adds to JSON Schema; registered so strict mode can stay on. */
 const OPENAPI_KEYWORDS = ['example']
 
 const base: Options = { strict: true, allErrors: true, allowUnionTypes: true }
 
-function makeAjv(options: Options, { errorMessages = false } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ ...base, ...options })
+function makeAjv(packages: ReturnType<typeof ajvPackages>, options: Options, { errorMessages = false } = {}): Ajv2020 {
+  const { Ajv, addFormats, ajvErrors } = packages
+  const ajv = new Ajv({ ...base, ...options })
   addFormats(ajv)
   // ajv-errors costs ~40 ms of start-up per instance; the document's errorMessage keywords are on
   // parameters only, and strict mode refuses one anywhere else, so nothing goes unnoticed.
@@ -33,10 +41,11 @@ function makeAjv(options: Options, { errorMessages = false } = {}): Ajv2020 {
 export function createAjvInstances({ keepSource = false } = {}) {
   // keepSource: the build writes the compiled validators out as code (ajv's standalone mode).
   const code = keepSource ? { code: { source: true } } : {}
-  const exact = makeAjv({ ...code })
+  const packages = ajvPackages()
+  const exact = makeAjv(packages, { ...code })
   return {
-    params: makeAjv({ coerceTypes: 'array', useDefaults: true, ...code }, { errorMessages: true }),
-    strippingBody: makeAjv({ removeAdditional: true, ...code }),
+    params: makeAjv(packages, { coerceTypes: 'array', useDefaults: true, ...code }, { errorMessages: true }),
+    strippingBody: makeAjv(packages, { removeAdditional: true, ...code }),
     exactBody: exact,
     response: exact,
   }

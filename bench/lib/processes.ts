@@ -1,0 +1,112 @@
+/**
+ * Servers under benchmark as child processes: pinned to core 0 (and this process, the load
+ * generator, to core 1) where taskset exists, started on a free port, probed until ready.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const HEADERS = { Authorization: 'ApiKey bench', 'Content-Type': 'application/json', Accept: 'application/json' }
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+export const PINNED = hasTaskset && cpus().length >= 2
+if (PINNED) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }) // the load generator
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Status and body of one request, or undefined when nothing answers. */
+export function probe(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = HEADERS): Promise<{ status: number; body: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}) }, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      res.on('error', () => resolve(undefined))
+    })
+    req.on('error', () => resolve(undefined))
+    req.setTimeout(2000, () => req.destroy())
+    req.end(payload)
+  })
+}
+
+export interface Running {
+  child: ChildProcess
+  port: number
+  startupMs: number
+  stderr: string[]
+}
+
+export interface ServerDef {
+  name: string
+  /** Command and arguments for a port. */
+  command(port: number): string[]
+  /** A request that answers once the server is ready, and whether its status means ready. */
+  ready: { path: string; ok: (status: number) => boolean }
+}
+
+export async function start(def: ServerDef): Promise<Running> {
+  const port = await freePort()
+  const [cmd, ...args] = def.command(port)
+  const full = PINNED ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
+  const started = performance.now()
+  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+  const stderr: string[] = []
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr.push(chunk.toString())
+    if (stderr.length > 50) stderr.shift()
+  })
+  let exited = false
+  child.once('exit', () => (exited = true))
+  const deadline = started + 90_000
+  while (performance.now() < deadline && !exited) {
+    const answer = await probe(port, 'GET', def.ready.path)
+    if (answer && def.ready.ok(answer.status)) return { child, port, startupMs: performance.now() - started, stderr }
+    await sleep(answer ? 20 : 5)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${def.name} did not start on port ${port}${exited ? ' (exited)' : ''}: ${stderr.join('').slice(-2000)}`)
+}
+
+export async function stop(running: Running): Promise<void> {
+  const { child } = running
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** Resident memory of a process now (VmRSS) or at its peak (VmHWM), in MB. */
+export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | undefined {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Math.round(Number(match[1]) / 1024) : undefined
+  } catch {
+    return undefined
+  }
+}
+
