@@ -1,25 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { TenantState } from '../../src/store/records.ts'
 import { runCli, startCli } from '../helpers/cli.ts'
+import { freePort } from '../helpers/free-port.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'novu-mock-cli-'))
 const counts = (state: TenantState) => [state.subscribers.length, state.integrations.length, state.channelConnections.length, state.messages.length]
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 describe('novu-mock start: options from flags, env and novu-mock.config.json', () => {
   it('serves on the port of the config file, unless NOVU_MOCK_PORT or --port says otherwise', async () => {

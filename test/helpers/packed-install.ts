@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { cleanEnv, type CliRun } from './cli.ts'
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The tarball as `npm pack --json` describes it. */
+export interface Tarball {
+  filename: string
+  size: number
+  unpackedSize: number
+  files: string[]
+}
+
+export interface PackedInstall {
+  tarball: Tarball
+  /** A temporary folder holding the tarball, `installed/` and anything else a test puts there. */
+  root: string
+  /** A project whose one dependency is the tarball, installed as a user installs it. */
+  installed: string
+  remove: () => void
+}
+
+/**
+ * Packs this checkout and installs the tarball into a fresh project. Scripts are off: `npm test`
+ * has just built dist/, and the prepack/prepare rebuild would rewrite dist/ while the rest of the
+ * suite runs from it; off for the install too, as the Dockerfile does (nothing at runtime needs one).
+ */
+export async function packAndInstall(): Promise<PackedInstall> {
+  const root = mkdtempSync(join(tmpdir(), 'novu-mock-pack-'))
+  const remove = () => rmSync(root, { recursive: true, force: true })
+  try {
+    const [report] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], REPO)) as [PackReport]
+    const installed = join(root, 'installed')
+    mkdirSync(installed)
+    writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'novu-mock-install-check', private: true }))
+    await npm(['install', join(root, report.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], installed)
+    const tarball = { filename: report.filename, size: report.size, unpackedSize: report.unpackedSize, files: report.files.map((file) => file.path) }
+    return { tarball, root, installed, remove }
+  } catch (error) {
+    remove()
+    throw error
+  }
+}
+
+interface PackReport {
+  filename: string
+  size: number
+  unpackedSize: number
+  files: { path: string }[]
+}
+
+/** Runs a command to its end, with its exit code and output. */
+export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+/** npm's stdout; a failure throws with its stderr, which says why. */
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { code, stdout, stderr } = await run('npm', args, { cwd })
+  if (code !== 0) throw new Error(`npm ${args.join(' ')} exited ${code}:\n${stderr}`)
+  return stdout
+}
