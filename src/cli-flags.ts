@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIG } from './config.ts'
+import { DEMO_MESSAGES_PER_SUBSCRIBER } from '../fixtures/demo.ts'
+import { DEFAULT_CONFIG, DEMO_VOLUMES } from './config.ts'
 
 /** How a flag's value is written in the config file; on the command line and in env, all are text. */
 export type FlagKind = 'integer' | 'string' | 'boolean' | 'list'
@@ -21,9 +22,10 @@ export const FLAGS = {
   port: { env: 'NOVU_MOCK_PORT', fallbackEnv: 'PORT', kind: 'integer', help: 'port to listen on', default: String(DEFAULT_CONFIG.port) },
   host: { env: 'NOVU_MOCK_HOST', fallbackEnv: 'HOST', kind: 'string', help: 'address to bind', default: DEFAULT_CONFIG.host },
   seed: { env: 'NOVU_MOCK_SEED', kind: 'integer', help: 'seed of the generated records', default: String(DEFAULT_CONFIG.seed) },
-  subscribers: { env: 'NOVU_MOCK_SUBSCRIBERS', kind: 'integer', help: 'subscribers per tenant, the 2 well-known included', default: '50' },
-  connections: { env: 'NOVU_MOCK_CONNECTIONS', kind: 'integer', help: 'channel connections per tenant', default: '120' },
-  messages: { env: 'NOVU_MOCK_MESSAGES', kind: 'integer', help: 'messages per tenant, the 13 well-known included', default: '13 + 5 per generated subscriber' },
+  demo: { env: 'NOVU_MOCK_DEMO', kind: 'boolean', help: 'seed a lively, realistic data set: more integrations, and subscribers, connections and messages that read like a real product\'s (env: 1 or true)', default: 'off' },
+  subscribers: { env: 'NOVU_MOCK_SUBSCRIBERS', kind: 'integer', help: 'subscribers per tenant, the 2 well-known included', default: `${DEFAULT_CONFIG.volumes.subscribers} (${DEMO_VOLUMES.subscribers} with --demo)` },
+  connections: { env: 'NOVU_MOCK_CONNECTIONS', kind: 'integer', help: 'channel connections per tenant', default: `${DEFAULT_CONFIG.volumes.channelConnections} (${DEMO_VOLUMES.channelConnections} with --demo)` },
+  messages: { env: 'NOVU_MOCK_MESSAGES', kind: 'integer', help: 'messages per tenant, the 13 well-known included', default: `13 + 5 per generated subscriber (${DEMO_MESSAGES_PER_SUBSCRIBER} with --demo)` },
   fixtures: { env: 'NOVU_MOCK_FIXTURES', kind: 'string', help: 'folder of JSON arrays (subscribers.json, integrations.json, channelConnections.json, messages.json), or one state file as `seed --out` writes', default: 'none' },
   'fixtures-mode': { env: 'NOVU_MOCK_FIXTURES_MODE', kind: 'string', help: 'merge (on top of the seed) | replace (instead of it)', default: 'merge' },
   'api-key': { env: 'NOVU_MOCK_API_KEYS', kind: 'list', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },

@@ -25,7 +25,7 @@ export function helpText(): string {
     `  ${'-h, --help'.padEnd(27)} this text`,
     `  ${'-v, --version'.padEnd(27)} the version`,
     '',
-    'The config file is JSON keyed by flag name, e.g. {"port": 4011, "seed": 7, "api-key": ["k1", "k2"], "envelope": true}.',
+    'The config file is JSON keyed by flag name, e.g. {"port": 4011, "seed": 7, "api-key": ["k1", "k2"], "demo": true}.',
     '',
   ].join('\n')
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { readConfigFile } from './cli-config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from './cli-flags.ts'
-import { DEFAULT_CONFIG, type ServerConfig } from './config.ts'
+import { DEFAULT_CONFIG, defaultVolumes, type ServerConfig } from './config.ts'
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.ts'
 import type { LogLevel } from './http/logger.ts'
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.ts'
@@ -107,13 +107,17 @@ function flagOrEnv(values: Values, env: NodeJS.ProcessEnv, name: FlagName): stri
 function serverConfig(read: (flag: FlagName) => string | undefined): ServerConfig {
   const messages = read('messages')
   const apiKeys = read('api-key')
+  const demo = isOn(read('demo'))
+  // A volume flag still wins in demo mode; only the fallbacks change.
+  const volumes = defaultVolumes(demo)
   return {
     port: integer('port', read('port'), DEFAULT_CONFIG.port, 0),
     host: read('host') ?? DEFAULT_CONFIG.host,
     seed: integer('seed', read('seed'), DEFAULT_CONFIG.seed, 0),
+    demo,
     volumes: {
-      subscribers: integer('subscribers', read('subscribers'), DEFAULT_CONFIG.volumes.subscribers, 2),
-      channelConnections: integer('connections', read('connections'), DEFAULT_CONFIG.volumes.channelConnections, 0),
+      subscribers: integer('subscribers', read('subscribers'), volumes.subscribers, 2),
+      channelConnections: integer('connections', read('connections'), volumes.channelConnections, 0),
       ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
     },
     fixtures: fixturesOf(read('fixtures'), read('fixtures-mode')),

@@ -50,7 +50,7 @@ async function verify({ options, json }: VerifyCommand): Promise<void> {
 async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
-  return seededState({ seed: config.seed, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
 }
 
 async function seed(config: ServerConfig, out: string | undefined): Promise<void> {
@@ -78,7 +78,7 @@ const counts = (state: TenantState) =>
 function banner(url: string, config: ServerConfig): string {
   return [
     `novu-mock ${VERSION} listening on ${url}`,
-    `  seed ${config.seed}; ${config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s) accepted` : 'any API key accepted (Authorization: ApiKey <key>)'}`,
+    `  seed ${config.seed}${config.demo ? ' (demo data set)' : ''}; ${config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s) accepted` : 'any API key accepted (Authorization: ApiKey <key>)'}`,
     `  CORS: ${config.corsOrigins === 'none' ? 'off' : config.corsOrigins === '*' ? 'any origin' : config.corsOrigins.join(', ')}`,
     '  well-known records:',
     '    subscribers   demo-subscriber-1 (Ada Lovelace), demo-subscriber-2 (Grace Hopper)',

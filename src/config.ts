@@ -11,6 +11,8 @@ export interface ServerConfig {
   port: number
   host: string
   seed: number
+  /** Seed the lively demo data set (fixtures/demo.ts) rather than the plain generated records. */
+  demo: boolean
   volumes: SeedVolumes
   /** The user's records, on top of or instead of the seeded ones. */
   fixtures: UserFixtures | undefined
@@ -39,10 +41,14 @@ export interface ServerConfig {
   corsOrigins: CorsOrigins
 }
 
+/** Volumes of the demo data set; messages follow the subscribers (fixtures/demo.ts). */
+export const DEMO_VOLUMES: SeedVolumes = { subscribers: 300, channelConnections: 600 }
+
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 4010,
   host: '127.0.0.1',
   seed: 1,
+  demo: false,
   volumes: { subscribers: 50, channelConnections: 120 },
   fixtures: undefined,
   apiKeys: [],
@@ -67,3 +73,6 @@ export interface AppOptions extends Partial<ServerConfig> {
   /** Told how far the seeding has gone, for a progress bar; the CLI passes it for large volumes. */
   onSeedProgress?: SeedProgress
 }
+
+/** The volumes when none are given: the demo data set's, or the plain seed's. */
+export const defaultVolumes = (demo: boolean): SeedVolumes => (demo ? DEMO_VOLUMES : DEFAULT_CONFIG.volumes)

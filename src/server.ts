@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { mountAdmin } from './admin/admin-routes.ts'
-import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
+import { DEFAULT_CONFIG, defaultVolumes, type AppOptions, type ServerConfig } from './config.ts'
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
@@ -50,11 +50,12 @@ export interface MockApp {
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, ...overrides } = options
-  const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides) }
+  const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
-  const seedOptions = { seed: config.seed, ...config.volumes }
+  // Tenants created through the admin API are seeded like the rest, demo data set included.
+  const seedOptions = { seed: config.seed, demo: config.demo, ...config.volumes }
   const seed = seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, file: config.db }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
