@@ -27,7 +27,7 @@ import type { TenantState } from './store/records.ts'
 export const VERSION = '0.1.0'
 const API_BODY_LIMIT = '1mb'
 const ADMIN_BODY_LIMIT = '64mb'
-const IDEMPOTENCY_RECORDS_PER_TENANT = 1000
+const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
 const CLOSE_GRACE_MS = 1000
 
 let contracts: Promise<Contracts> | undefined
@@ -80,7 +80,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
 
-  const idempotency = new IdempotencyRecords(IDEMPOTENCY_RECORDS_PER_TENANT)
+  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
   const table = new RouteTable<OperationCall>()
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })

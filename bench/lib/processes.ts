@@ -67,10 +67,11 @@ export interface ServerDef {
   ready: { path: string; ok: (status: number) => boolean }
 }
 
-export async function start(def: ServerDef): Promise<Running> {
+/** `pinned`: on core 0 when taskset exists (the default); unpinned, as a user's machine runs it. */
+export async function start(def: ServerDef, { pinned = PINNED } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)
-  const full = PINNED ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
+  const full = pinned ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
   const started = performance.now()
   const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
   const stderr: string[] = []

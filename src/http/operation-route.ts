@@ -96,20 +96,20 @@ async function answerCall(
     return void req.socket.destroy()
   }
   const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), line.url, deps)
+  const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
+  const text = JSON.stringify(body)
   if (call.recording) {
     const { tenant, key } = call.recording
     if (answer.forced) deps.idempotency?.abandon(tenant, key)
-    else deps.idempotency?.finish(tenant, key, answer.status, answer.body)
+    else deps.idempotency?.finish(tenant, key, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
   }
-  const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
-  const text = JSON.stringify(body)
   if (call.tenantKey !== undefined) {
     deps.journal?.record(call.tenantKey, {
       time: arrived.toISOString(),
       operationId: operation.operationId,
       method: line.method,
       path: line.path,
-      query: parseQuery(line.url),
+      url: line.url,
       status: answer.status,
       durationMs: performance.now() - started,
       requestBody: call.body,

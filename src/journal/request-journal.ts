@@ -1,5 +1,10 @@
+import { parseQuery } from '../contract/parse-query.ts'
+
 type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
 export type JournalEntry = AdminSchemas['JournalEntry']
+
+/** A call as the routes report it: the URL as sent (its query is parsed when the entry is read). */
+export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'truncated'> & { url: string }
 
 export interface RecordOptions {
   secrets?: readonly string[]
@@ -23,17 +28,54 @@ export const BODY_LIMIT = 16 * 1024
 /** Listeners at once, over every tenant: each holds an open response, so they are bounded too. */
 export const MAX_SUBSCRIBERS = 100
 
+/** Over all tenants: the oldest entries of the tenants that called least recently go first. */
+export const MAX_JOURNAL_BYTES = 64 * 2 ** 20
+
+/** An entry's own size beyond its texts (the objects holding them), and a tenant's. */
+const ENTRY_OVERHEAD_BYTES = 300
+const TENANT_OVERHEAD_BYTES = 200
+
+/**
+ * An entry as kept: bodies as JSON text (redacted, cut past BODY_LIMIT) rather than object trees,
+ * so that a full journal is a few strings per call for the collector, and its size is known.
+ */
+interface Kept {
+  readonly head: Pick<JournalEntry, 'id' | 'time' | 'operationId' | 'method' | 'path'>
+  readonly url: string
+  readonly tail: Pick<JournalEntry, 'status' | 'durationMs' | 'violations'>
+  readonly request: KeptBody | undefined
+  readonly response: KeptBody | undefined
+  readonly bytes: number
+}
+
+/** JSON text, or when `cut`, its first BODY_LIMIT characters (kept as a string). */
+interface KeptBody {
+  readonly text: string
+  readonly cut: boolean
+}
+
+interface TenantJournal {
+  next: number
+  entries: Kept[]
+}
+
 export type JournalListener = (entry: JournalEntry) => void
 
-/** The last `size` calls of each tenant, oldest first, dropped as new ones arrive. */
+/**
+ * The last `size` calls of each tenant, oldest first, dropped as new ones arrive, and at most
+ * `maxBytes` over all tenants (tenants that stopped calling, evicted ones included, go first).
+ */
 export class RequestJournal {
-  private readonly tenants = new Map<string, { next: number; entries: JournalEntry[] }>()
+  /** In the order they last recorded a call, least recent first. */
+  private readonly tenants = new Map<string, TenantJournal>()
   private readonly listeners = new Map<string, Set<JournalListener>>()
   private listening = 0
+  private bytes = 0
 
   constructor(
     private readonly size: number,
     private readonly maxSubscribers = MAX_SUBSCRIBERS,
+    private readonly maxBytes = MAX_JOURNAL_BYTES,
   ) {}
 
   /**
@@ -64,40 +106,84 @@ export class RequestJournal {
    * Keeps the call, with every occurrence of each of `secrets` in its bodies redacted.
    * `responseText`, the body as already serialized for the wire, spares serializing it again.
    */
-  record(tenant: string, entry: Omit<JournalEntry, 'id'>, options: RecordOptions = {}): void {
-    const secrets = options.secrets ?? []
+  record(tenant: string, call: JournalCall, options: RecordOptions = {}): void {
     if (this.size === 0) return
-    let journal = this.tenants.get(tenant)
-    if (!journal) this.tenants.set(tenant, (journal = { next: 1, entries: [] }))
-    const request = keptBody(entry.requestBody, undefined, secrets)
-    const response = keptBody(entry.responseBody, options.responseText, secrets)
-    const kept: JournalEntry = { id: journal.next++, ...entry, requestBody: request.value, responseBody: response.value }
-    if (request.cut || response.cut) kept.truncated = true
-    if (kept.requestBody === undefined) delete kept.requestBody
+    const secrets = options.secrets ?? []
+    const journal = this.journalOf(tenant)
+    const { url, requestBody, responseBody, status, durationMs, violations, ...head } = call
+    const request = keptBody(requestBody, undefined, secrets)
+    const response = keptBody(responseBody, options.responseText, secrets)
+    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.text.length ?? 0) + (response?.text.length ?? 0)
+    const kept: Kept = { head: { id: journal.next++, ...head }, url, tail: violations ? { status, durationMs, violations } : { status, durationMs }, request, response, bytes }
     journal.entries.push(kept)
-    if (journal.entries.length > this.size) journal.entries.shift()
-    this.listeners.get(tenant)?.forEach((listener) => notify(listener, kept))
+    this.bytes += bytes
+    if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
+    this.keepWithinBytes(journal)
+    const listeners = this.listeners.get(tenant)
+    if (listeners) {
+      const entry = entryOf(kept)
+      listeners.forEach((listener) => notify(listener, entry))
+    }
   }
 
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
     const since = filter.since === undefined ? undefined : Date.parse(filter.since)
     const matching = (this.tenants.get(tenant)?.entries ?? []).filter(
-      (e) =>
-        (filter.operationId === undefined || e.operationId === filter.operationId) &&
-        (filter.method === undefined || e.method === filter.method) &&
-        (filter.path === undefined || e.path === filter.path) &&
-        (filter.status === undefined || e.status === filter.status) &&
-        (since === undefined || Date.parse(e.time) >= since),
+      ({ head, tail }) =>
+        (filter.operationId === undefined || head.operationId === filter.operationId) &&
+        (filter.method === undefined || head.method === filter.method) &&
+        (filter.path === undefined || head.path === filter.path) &&
+        (filter.status === undefined || tail.status === filter.status) &&
+        (since === undefined || Date.parse(head.time) >= since),
     )
-    return filter.limit === undefined ? matching : matching.slice(-filter.limit)
+    return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(entryOf)
   }
 
   clear(tenant: string): number {
-    const cleared = this.tenants.get(tenant)?.entries.length ?? 0
+    const journal = this.tenants.get(tenant)
+    if (!journal) return 0
     this.tenants.delete(tenant)
-    return cleared
+    this.bytes -= TENANT_OVERHEAD_BYTES + journal.entries.reduce((sum, kept) => sum + kept.bytes, 0)
+    return journal.entries.length
+  }
+
+  /** The tenant's journal, moved to the most recent end of the tenants' order. */
+  private journalOf(tenant: string): TenantJournal {
+    let journal = this.tenants.get(tenant)
+    if (journal) this.tenants.delete(tenant)
+    else {
+      journal = { next: 1, entries: [] }
+      this.bytes += TENANT_OVERHEAD_BYTES
+    }
+    this.tenants.set(tenant, journal)
+    return journal
+  }
+
+  /** Drops the oldest entries of the least recent tenants; the entry just kept (in `keep`) stays. */
+  private keepWithinBytes(keep: TenantJournal): void {
+    for (const [tenant, journal] of this.tenants) {
+      if (this.bytes <= this.maxBytes) return
+      const floor = journal === keep ? 1 : 0
+      while (journal.entries.length > floor && this.bytes > this.maxBytes) this.bytes -= journal.entries.shift()!.bytes
+      if (journal.entries.length === 0) {
+        this.tenants.delete(tenant)
+        this.bytes -= TENANT_OVERHEAD_BYTES
+      }
+    }
   }
 }
+
+/** The entry as the admin API shows it, in the document's order of fields. */
+function entryOf({ head, url, tail, request, response }: Kept): JournalEntry {
+  const entry: JournalEntry = { ...head, query: parseQuery(url), status: tail.status, durationMs: tail.durationMs }
+  if (request) entry.requestBody = valueOf(request)
+  entry.responseBody = response ? valueOf(response) : undefined
+  if (tail.violations) entry.violations = tail.violations
+  if (request?.cut || response?.cut) entry.truncated = true
+  return entry
+}
+
+const valueOf = (body: KeptBody): unknown => (body.cut ? body.text : JSON.parse(body.text))
 
 /** A listener's failure is its own: the call being journaled is answered regardless. */
 function notify(listener: JournalListener, entry: JournalEntry): void {
@@ -109,15 +195,13 @@ function notify(listener: JournalListener, entry: JournalEntry): void {
 }
 
 /** A body as the journal keeps it: serialized once, secrets redacted, cut past BODY_LIMIT. */
-function keptBody(body: unknown, serialized: string | undefined, secrets: readonly string[]): { value: unknown; cut: boolean } {
-  if (body === undefined) return { value: undefined, cut: false }
+function keptBody(body: unknown, serialized: string | undefined, secrets: readonly string[]): KeptBody | undefined {
+  if (body === undefined) return undefined
   let text = serialized ?? JSON.stringify(body)
   if (secrets.some((secret) => text.includes(secret))) {
     text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value))
-    body = JSON.parse(text)
   }
-  if (text.length <= BODY_LIMIT) return { value: body, cut: false }
-  return { value: text.slice(0, BODY_LIMIT), cut: true }
+  return text.length <= BODY_LIMIT ? { text, cut: false } : { text: text.slice(0, BODY_LIMIT), cut: true }
 }
 
 function redactIn(text: string, secrets: readonly string[]): string {

@@ -123,7 +123,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
     operationId: operation.operationId,
     method: req.method,
     path: req.path,
-    query: parseQuery(req.url),
+    url: req.url,
     status: answer.status,
     durationMs: answer.ms,
     requestBody,

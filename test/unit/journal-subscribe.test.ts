@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { RequestJournal, type JournalEntry } from '../../src/journal/request-journal.ts'
+import { RequestJournal, type JournalCall, type JournalEntry } from '../../src/journal/request-journal.ts'
 
-const call = (operationId: string, requestBody?: unknown): Omit<JournalEntry, 'id'> => ({
+const call = (operationId: string, requestBody?: unknown): JournalCall => ({
   time: '2026-11-23T10:00:00.000Z',
   operationId,
   method: 'POST',
   path: '/x',
-  query: {},
+  url: '/x',
   status: 201,
   durationMs: 1,
   ...(requestBody === undefined ? {} : { requestBody }),

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { IdempotencyRecords } from '../../src/http/idempotency.ts'
+
+const NOW = Date.parse('2026-11-23T12:00:00.000Z')
+const request = (body: unknown = { markAs: 'read' }) => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body })
+const ANSWER = { data: 'x'.repeat(1000) }
+
+/** Records a finished call with this key, as the route does. */
+function record(records: IdempotencyRecords, tenant: string, key: string): void {
+  expect(records.begin(tenant, key, request(), NOW)).toEqual({ kind: 'proceed' })
+  records.finish(tenant, key, 201, JSON.stringify(ANSWER))
+}
+
+const isRemembered = (records: IdempotencyRecords, tenant: string, key: string) => records.begin(tenant, key, request(), NOW).kind === 'replay'
+
+describe('idempotency records', () => {
+  it('replays a finished call, refuses another body with the same key, and forgets after 24 hours', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 10, maxBytes: 2 ** 20 })
+    record(records, 't', 'k')
+    expect(records.begin('t', 'k', request(), NOW)).toEqual({ kind: 'replay', status: 201, body: ANSWER })
+    expect(() => records.begin('t', 'k', request({ markAs: 'seen' }), NOW)).toThrow(/different body/)
+    expect(records.begin('t', 'k', request(), NOW + 24 * 60 * 60 * 1000 + 1)).toEqual({ kind: 'proceed' })
+  })
+
+  it('keeps at most maxPerTenant keys per tenant, dropping the oldest', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 3, maxBytes: 2 ** 20 })
+    for (const key of ['a', 'b', 'c', 'd']) record(records, 't', key)
+    expect(isRemembered(records, 't', 'd')).toBe(true)
+    expect(isRemembered(records, 't', 'b')).toBe(true)
+    expect(isRemembered(records, 't', 'a')).toBe(false)
+  })
+
+  it('stays within its bytes over all tenants, dropping the records of the tenants written least recently', () => {
+    // Each record holds a ~1 KB answer: room for about ten.
+    const records = new IdempotencyRecords({ maxPerTenant: 1000, maxBytes: 12_000 })
+    for (let tenant = 0; tenant < 100; tenant++) record(records, `tenant-${tenant}`, 'k')
+    expect(isRemembered(records, 'tenant-99', 'k')).toBe(true)
+    expect(isRemembered(records, 'tenant-95', 'k')).toBe(true)
+    expect(isRemembered(records, 'tenant-0', 'k')).toBe(false)
+    expect(isRemembered(records, 'tenant-50', 'k')).toBe(false)
+  })
+
+  it('forgets a key whose call was abandoned, so that a retry runs again', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 10, maxBytes: 2 ** 20 })
+    expect(records.begin('t', 'k', request(), NOW)).toEqual({ kind: 'proceed' })
+    records.abandon('t', 'k')
+    expect(records.begin('t', 'k', request(), NOW)).toEqual({ kind: 'proceed' })
+  })
+})
