@@ -6,6 +6,7 @@ import type { BodyHandling } from './ajv-instances.ts'
 import { compileOperations } from './compile-operations.ts'
 import type { Operation } from './operation.ts'
 import { precompiled, type Precompiled } from './precompiled.ts'
+import { rememberDateTimeVerdicts } from './date-time-format.ts'
 import { compilingSource, type JsonSchema, type ValidatorSource } from './validator-source.ts'
 
 export const API_DOCUMENT = packagePath('spec/openapi.yaml')
@@ -38,6 +39,7 @@ export interface Contracts {
  * when it is current, else compiled from the documents.
  */
 export async function loadContracts(options: { source?: ValidatorSource; build?: Precompiled | undefined } = {}): Promise<Contracts> {
+  rememberDateTimeVerdicts()
   const build = 'build' in options ? options.build : precompiled()
   const source = options.source ?? build?.source(compilingSource()) ?? compilingSource()
   const [api, admin] = await Promise.all([

@@ -1,12 +1,23 @@
 const SECRET_NAMES = new Set(['authorization', 'idempotency-key', 'x-admin-token', 'apikey', 'api_key', 'accesstoken'])
 
-/** A copy of `fields` with every value under a secret-looking name replaced, at any depth. */
+/**
+ * `fields` with every value under a secret-looking name replaced, at any depth. Copies only what
+ * holds a secret: a log line without one (every request line) is passed through as it is.
+ */
 export function redact<T>(fields: T, depth = 0): T {
   if (depth > 8 || fields === null || typeof fields !== 'object') return fields
-  if (Array.isArray(fields)) return fields.map((v) => redact(v, depth + 1)) as T
-  const copy: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(fields)) {
-    copy[name] = SECRET_NAMES.has(name.toLowerCase()) ? '[redacted]' : redact(value, depth + 1)
+  if (Array.isArray(fields)) {
+    let copy: unknown[] | undefined
+    fields.forEach((value: unknown, i) => {
+      const kept = redact(value, depth + 1)
+      if (kept !== value) (copy ??= [...fields])[i] = kept
+    })
+    return (copy ?? fields) as T
   }
-  return copy as T
+  let copy: Record<string, unknown> | undefined
+  for (const [name, value] of Object.entries(fields)) {
+    const kept = SECRET_NAMES.has(name.toLowerCase()) ? '[redacted]' : redact(value, depth + 1)
+    if (kept !== value) Object.defineProperty((copy ??= { ...(fields as Record<string, unknown>) }), name, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return (copy ?? fields) as T
 }
