@@ -1,5 +1,4 @@
-import { DEMO_MESSAGES_PER_SUBSCRIBER } from '../fixtures/demo.ts'
-import { DEFAULT_CONFIG, DEMO_VOLUMES } from './config.ts'
+import { DEFAULT_CONFIG, DEMO_MESSAGES_PER_SUBSCRIBER, DEMO_VOLUMES } from './config.ts'
 
 /** How a flag's value is written in the config file; on the command line and in env, all are text. */
 export type FlagKind = 'integer' | 'string' | 'boolean' | 'list'

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { FixtureError, fixtureFiles, seededState } from './seeding.ts'
+import { FixtureError } from './fixture-error.ts'
 import { StoreFileError } from './store/json-file-adapter.ts'
 import { createMockServer, loadContracts, VERSION } from './server.ts'
 import { formatReport } from './verify/format-report.ts'
@@ -50,6 +50,7 @@ async function verify({ options, json }: VerifyCommand): Promise<void> {
 async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
+  const { seededState } = await import('./seeding.ts')
   return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
 }
 
@@ -66,7 +67,7 @@ async function seed(config: ServerConfig, out: string | undefined): Promise<void
 }
 
 async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<ServerConfig['fixtures']> }): Promise<void> {
-  const files = fixtureFiles(config.fixtures.dir)
+  const files = (await import('./seeding.ts')).fixtureFiles(config.fixtures.dir)
   const state = await startingState(config)
   const read = files.length > 0 ? files.map((file) => basename(file)).join(', ') : 'no fixture files, the seed alone'
   process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${config.fixtures.mode})\n`)

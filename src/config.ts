@@ -43,6 +43,8 @@ export interface ServerConfig {
 
 /** Volumes of the demo data set; messages follow the subscribers (fixtures/demo.ts). */
 export const DEMO_VOLUMES: SeedVolumes = { subscribers: 300, channelConnections: 600 }
+/** Messages per generated subscriber in demo mode unless `--messages` says otherwise: a lively inbox. */
+export const DEMO_MESSAGES_PER_SUBSCRIBER = 8
 
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 4010,

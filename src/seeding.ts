@@ -4,15 +4,9 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { readWellKnown, seedState, type SeedOptions } from '../fixtures/seed.ts'
 import { invariantProblems } from './admin/state-invariants.ts'
 import type { Contract } from './contract/load-contract.ts'
+import { FixtureError } from './fixture-error.ts'
 import type { TenantState } from './store/records.ts'
 
-/** A fixture that breaks the document: the start stops with the file, record and field. */
-export class FixtureError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'FixtureError'
-  }
-}
 
 /**
  * The user's records: a folder (`subscribers.json`, … one JSON array per kind), or one file in

@@ -20,7 +20,7 @@ import { RequestJournal } from './journal/request-journal.ts'
 import { mountProxy } from './proxy/proxy-route.ts'
 import { mountReference } from './reference/reference-routes.ts'
 import { handlers } from './resources/handlers.ts'
-import { seededState } from './seeding.ts'
+import { prebuiltSeed } from './prebuilt-seed.ts'
 import { createLowdbStore } from './store/lowdb-store.ts'
 import type { TenantState } from './store/records.ts'
 
@@ -56,7 +56,10 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { api, admin } = await loadContracts()
   // Tenants created through the admin API are seeded like the rest, demo data set included.
   const seedOptions = { seed: config.seed, demo: config.demo, ...config.volumes }
-  const seed = seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
+  const seed =
+    (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
+    // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
+    (await import('./seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, file: config.db }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { seedState, type SeedOptions } from '../../fixtures/seed.ts'
+import type { SeedOptions } from '../../fixtures/seed.ts'
 import { ApiError } from '../http/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import { TenantLimitReached } from '../store/store.ts'
@@ -19,6 +19,8 @@ export function tenantHandlers(defaults: TenantDefaults) {
       const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
       const options: SeedOptions = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
+      // Loaded when first needed: the generators (and faker) cost start-up time most runs never use.
+      const { seedState } = await import('../../fixtures/seed.ts')
       const seed = seedState(options)
       const created = await store.createTenant(apiKey, seed).catch((error: unknown) => {
         if (error instanceof TenantLimitReached) {

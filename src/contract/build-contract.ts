@@ -1,6 +1,18 @@
 // The build's second step (after tsc): `node dist/src/contract/build-contract.js`.
+import { DEFAULT_CONFIG, defaultVolumes } from '../config.ts'
+import { PREBUILT_SEED_DIR, writePrebuiltSeed } from '../prebuilt-seed.ts'
+import { seededState } from '../seeding.ts'
+import { loadContracts } from './load-contract.ts'
 import { PRECOMPILED_DIR } from './precompiled.ts'
 import { precompileValidators } from './precompile.ts'
 
 const count = await precompileValidators()
 process.stdout.write(`novu-mock: ${count} validators and the dereferenced documents written to ${PRECOMPILED_DIR}\n`)
+
+// The seeds a start without volume flags uses, generated and checked as a start would.
+const { admin } = await loadContracts()
+for (const demo of [false, true]) {
+  const options = { seed: DEFAULT_CONFIG.seed, demo, ...defaultVolumes(demo) }
+  writePrebuiltSeed(options, seededState(options, admin))
+}
+process.stdout.write(`novu-mock: the default and demo seeds written to ${PREBUILT_SEED_DIR}\n`)

@@ -21,7 +21,7 @@ export interface IdempotencyLimits {
   maxBytes: number
 }
 
-/** A record's own size, beyond the key and the answer: the entry object, its Map slot, the fingerprint. */
+/** A record's own size beyond its strings: the entry object and its Map slot. */
 const ENTRY_OVERHEAD_BYTES = 200
 
 export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown }
@@ -60,7 +60,7 @@ export class IdempotencyRecords {
       return { kind: 'replay', status: entry.answer.status, body: JSON.parse(entry.answer.json) }
     }
     this.remove(records, key)
-    this.add(records, key, { fingerprint, expiresAt: now + RETENTION_MS, bytes: key.length * 2 + ENTRY_OVERHEAD_BYTES })
+    this.add(records, key, { fingerprint, expiresAt: now + RETENTION_MS, bytes: key.length + fingerprint.length + ENTRY_OVERHEAD_BYTES })
     this.trim(records, now)
     return { kind: 'proceed' }
   }
@@ -131,7 +131,10 @@ export class IdempotencyRecords {
   }
 }
 
+/** Up to this length the request itself is the fingerprint: comparing it costs less than hashing it. */
+const SHORT_REQUEST = 512
+
 function fingerprintOf(request: { method: string; path: string; body: unknown }): string {
-  // The one-shot hash: half the cost of a Hash object, on every keyed call.
-  return hash('sha256', `${request.method} ${request.path} ${JSON.stringify(request.body ?? null)}`, 'base64')
+  const text = `${request.method} ${request.path} ${JSON.stringify(request.body ?? null)}`
+  return text.length <= SHORT_REQUEST ? text : hash('sha256', text, 'base64')
 }

@@ -53,7 +53,8 @@ describe('npm pack', () => {
         'src/reference/page/index.html',
       ]),
     )
-    const runtime = /^(package\.json|README\.md|bin\/|dist\/(src|fixtures|contract)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
+    const runtime = /^(package\.json|README\.md|bin\/|dist\/(src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
+    expect(files.filter((file) => file.startsWith('dist/seeds/'))).toHaveLength(2)
     expect(files.filter((file) => !runtime.test(file))).toEqual([])
     expect(files.filter((file) => file.endsWith('.ts'))).toEqual([])
   })

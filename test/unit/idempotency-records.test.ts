@@ -22,6 +22,15 @@ describe('idempotency records', () => {
     expect(records.begin('t', 'k', request(), NOW + 24 * 60 * 60 * 1000 + 1)).toEqual({ kind: 'proceed' })
   })
 
+  it('tells long bodies apart too (they are hashed, not kept)', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 10, maxBytes: 2 ** 20 })
+    const long = (tail: string) => request({ deviceTokens: ['t'.repeat(600), tail] })
+    expect(records.begin('t', 'k', long('a'), NOW)).toEqual({ kind: 'proceed' })
+    records.finish('t', 'k', 200, '{}')
+    expect(records.begin('t', 'k', long('a'), NOW).kind).toBe('replay')
+    expect(() => records.begin('t', 'k', long('b'), NOW)).toThrow(/different body/)
+  })
+
   it('keeps at most maxPerTenant keys per tenant, dropping the oldest', () => {
     const records = new IdempotencyRecords({ maxPerTenant: 3, maxBytes: 2 ** 20 })
     for (const key of ['a', 'b', 'c', 'd']) record(records, 't', key)
