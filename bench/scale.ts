@@ -86,7 +86,17 @@ const CASES: Case[] = Object.entries(FILTERS).flatMap(([filterName, filter]) =>
 // ------------------------------------------------------------------------------ measuring
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 
-function get(port: number, path: string, apiKey = 'bench'): Promise<{ status: number; body: string; ms: number }> {
+/** One GET on the keep-alive socket; again on a fresh one if the server had closed the idle socket. */
+async function get(port: number, path: string, apiKey = 'bench'): Promise<{ status: number; body: string; ms: number }> {
+  try {
+    return await getOnce(port, path, apiKey)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error
+    return getOnce(port, path, apiKey)
+  }
+}
+
+function getOnce(port: number, path: string, apiKey: string): Promise<{ status: number; body: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const req = request({ host: '127.0.0.1', port, path, agent, headers: { Authorization: `ApiKey ${apiKey}` } }, (res) => {

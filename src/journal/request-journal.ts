@@ -59,7 +59,13 @@ interface TenantJournal {
   entries: Kept[]
 }
 
-export type JournalListener = (entry: JournalEntry) => void
+/** A kept call as its listeners get it: its id, and the entry as one line of JSON (what the admin API shows). */
+export interface JournalEvent {
+  id: number
+  json: string
+}
+
+export type JournalListener = (event: JournalEvent) => void
 
 /**
  * The last `size` calls of each tenant, oldest first, dropped as new ones arrive, and at most
@@ -121,8 +127,8 @@ export class RequestJournal {
     this.keepWithinBytes(journal)
     const listeners = this.listeners.get(tenant)
     if (listeners) {
-      const entry = entryOf(kept)
-      listeners.forEach((listener) => notify(listener, entry))
+      const event = { id: kept.head.id, json: entryJson(kept) }
+      listeners.forEach((listener) => notify(listener, event))
     }
   }
 
@@ -185,10 +191,25 @@ function entryOf({ head, url, tail, request, response }: Kept): JournalEntry {
 
 const valueOf = (body: KeptBody): unknown => (body.cut ? body.text : JSON.parse(body.text))
 
+/**
+ * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
+ * body's kept text is already its JSON (a cut one is a string, so it is quoted).
+ */
+function entryJson({ head, url, tail, request, response }: Kept): string {
+  let json = JSON.stringify({ ...head, query: parseQuery(url), status: tail.status, durationMs: tail.durationMs }).slice(0, -1)
+  if (request) json += `,"requestBody":${bodyJson(request)}`
+  if (response) json += `,"responseBody":${bodyJson(response)}`
+  if (tail.violations) json += `,"violations":${JSON.stringify(tail.violations)}`
+  if (request?.cut || response?.cut) json += ',"truncated":true'
+  return `${json}}`
+}
+
+const bodyJson = (body: KeptBody): string => (body.cut ? JSON.stringify(body.text) : body.text)
+
 /** A listener's failure is its own: the call being journaled is answered regardless. */
-function notify(listener: JournalListener, entry: JournalEntry): void {
+function notify(listener: JournalListener, event: JournalEvent): void {
   try {
-    listener(entry)
+    listener(event)
   } catch {
     // Nothing to do: the listener's stream is broken and its close handler unsubscribes it.
   }

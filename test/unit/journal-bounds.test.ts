@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RequestJournal, type JournalCall } from '../../src/journal/request-journal.ts'
+import { BODY_LIMIT, RequestJournal, type JournalCall } from '../../src/journal/request-journal.ts'
 
 const call = (responseBody: unknown, url = '/v2/subscribers/s?limit=10&tag=a&tag=b'): JournalCall => ({
   time: '2026-11-23T10:00:00.000Z',
@@ -18,6 +18,17 @@ describe('RequestJournal bounds', () => {
     const journal = new RequestJournal(10)
     journal.record('t', call(BODY))
     expect(journal.list('t')).toEqual([expect.objectContaining({ id: 1, query: { limit: '10', tag: ['a', 'b'] }, responseBody: BODY })])
+  })
+
+  it('hands listeners the entry as the admin API shows it, as JSON: cut bodies, violations and all', () => {
+    const journal = new RequestJournal(10)
+    const events: string[] = []
+    journal.subscribe('t', (event) => events.push(event.json))
+    journal.record('t', call({ big: 'y'.repeat(BODY_LIMIT) }))
+    journal.record('t', { ...call(BODY), requestBody: { markAs: 'read' }, violations: [{ direction: 'response', message: 'x' }] })
+    journal.record('t', { ...call(undefined), status: 204 })
+    expect(events).toEqual(journal.list('t').map((entry) => JSON.stringify(entry)))
+    expect(journal.list('t')[0]!.truncated).toBe(true)
   })
 
   it('keeps the last `size` entries of a tenant', () => {

@@ -16,7 +16,7 @@ describe('RequestJournal.subscribe', () => {
   it('hands over each entry of its tenant as kept, secrets redacted, until unsubscribed', () => {
     const journal = new RequestJournal(10)
     const seen: JournalEntry[] = []
-    const stop = journal.subscribe('a', (entry) => seen.push(entry))!
+    const stop = journal.subscribe('a', (event) => seen.push(JSON.parse(event.json) as JournalEntry))!
     journal.record('a', call('first', { key: 'idem-1' }), { secrets: ['idem-1'] })
     journal.record('b', call('other tenant'))
     stop()
@@ -44,7 +44,7 @@ describe('RequestJournal.subscribe', () => {
     journal.subscribe('a', () => {
       throw new Error('broken stream')
     })
-    journal.subscribe('a', (entry) => seen.push(entry.operationId))
+    journal.subscribe('a', (event) => seen.push((JSON.parse(event.json) as JournalEntry).operationId))
     expect(() => journal.record('a', call('one'))).not.toThrow()
     expect(seen).toEqual(['one'])
     expect(journal.list('a')).toHaveLength(1)
