@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Operation } from '../contract/operation.ts'
+import { parseQuery } from '../contract/parse-query.ts'
+import { validateRequest } from '../contract/validate-request.ts'
 import { ApiError } from '../http/api-error.ts'
 import { apiKeyFrom } from '../http/authenticate.ts'
 import { errorAnswer, type RouteRequest } from '../http/operation-route.ts'
@@ -35,8 +37,10 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
       sendJson(res, checkedAnswer(answer, operation.responseValidators.get(answer.status), url, deps))
     }
     let tenant: string
+    let bodies: boolean
     try {
       tenant = apiKeyFrom(req.headers.authorization, deps.apiKeys)
+      bodies = streamQuery(operation, req.originalUrl ?? req.url ?? '/').bodies
     } catch (error) {
       return refuse(error)
     }
@@ -50,9 +54,13 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
       if (res.writableLength > MAX_BUFFERED) return void res.destroy()
       if (!res.destroyed) res.write(events)
     }
-    const unsubscribe = deps.journal.subscribe(tenant, (event) => {
-      if (pending.push(requestEvent(event)) === 1) setImmediate(flush)
-    })
+    const unsubscribe = deps.journal.subscribe(
+      tenant,
+      (event) => {
+        if (pending.push(requestEvent(event)) === 1) setImmediate(flush)
+      },
+      { bodies },
+    )
     if (!unsubscribe) return refuse(tooManyStreams())
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
     res.write('event: ready\ndata: {}\n\n')
@@ -63,6 +71,12 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
       unsubscribe()
     })
   }
+}
+
+/** The stream's query as the document reads it (defaults filled, `bodies=false` coerced); a 422 otherwise. */
+function streamQuery(operation: Operation, url: string): { bodies: boolean } {
+  const input = validateRequest(operation, { path: {}, query: parseQuery(url), header: {} }, undefined)
+  return input.query as { bodies: boolean }
 }
 
 /** JSON.stringify never emits a raw line break, so the entry is always one `data` line. */

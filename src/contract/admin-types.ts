@@ -1677,7 +1677,10 @@ export interface operations {
     };
     streamEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `false` leaves the request and response bodies (and `truncated`) out of every entry: what the inspector page asks for, since it shows the call and reads the state anew. A page left open during a busy test run then costs the server a line per call rather than a copy of every body. */
+                bodies?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1703,6 +1706,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -35,6 +35,8 @@ export class IdempotencyRecords {
   /** Tenants in the order they last recorded a key, least recent first; each tenant's keys oldest first. */
   private readonly tenants = new Map<string, Map<string, Entry>>()
   private bytes = 0
+  /** The tenant at the most recent end of `tenants`. */
+  private latest: string | undefined
 
   constructor(private readonly limits: IdempotencyLimits) {}
 
@@ -93,8 +95,11 @@ export class IdempotencyRecords {
   /** The tenant's records, moved to the most recent end of the tenants' order. */
   private recordsOf(tenant: string): Map<string, Entry> {
     const records = this.tenants.get(tenant) ?? new Map<string, Entry>()
+    // Already the most recent (the common case: one client, one key) stays where it is.
+    if (tenant === this.latest && records.size > 0) return records
     this.tenants.delete(tenant)
     this.tenants.set(tenant, records)
+    this.latest = tenant
     return records
   }
 

@@ -52,6 +52,31 @@ describe('GET /__admin/events', () => {
     }
   })
 
+  it('leaves the bodies out with ?bodies=false (what the inspector page asks for), the rest of the entry as journaled', async () => {
+    const auth = freshTenant()
+    const events = await openEvents(`${server.url}/__admin/events?bodies=false`, auth)
+    try {
+      expect(events.status).toBe(200)
+      expect((await events.next())?.event).toBe('ready')
+      await markAs(auth, { messageId: M1, markAs: 'read' })
+      const received = JSON.parse((await events.next())!.data) as Entry
+      const [journaled] = (await request(server.url).get('/__admin/requests').set(auth).expect(200)).body.requests as Entry[]
+      expect(journaled).toMatchObject({ requestBody: { messageId: M1, markAs: 'read' } })
+      const { requestBody, responseBody, ...withoutBodies } = journaled!
+      expect(received).toEqual(withoutBodies)
+    } finally {
+      events.close()
+    }
+  })
+
+  it('answers a query the document does not allow with a 422, and opens no stream', async () => {
+    const auth = freshTenant()
+    const response = await request(server.url).get('/__admin/events?bodies=sometimes').set(auth).expect(422)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    await expectContract('streamEvents', response, 'admin')
+    expect(JSON.stringify(response.body.errors)).toContain('bodies')
+  })
+
   it('carries only the caller’s tenant: another key’s calls never appear', async () => {
     const mine = freshTenant()
     const theirs = freshTenant()

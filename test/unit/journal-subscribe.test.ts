@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RequestJournal, type JournalCall, type JournalEntry } from '../../src/journal/request-journal.ts'
+import { BODY_LIMIT, RequestJournal, type JournalCall, type JournalEntry } from '../../src/journal/request-journal.ts'
 
 const call = (operationId: string, requestBody?: unknown): JournalCall => ({
   time: '2026-11-23T10:00:00.000Z',
@@ -36,6 +36,20 @@ describe('RequestJournal.subscribe', () => {
     expect(journal.subscribers).toBe(1)
     expect(journal.subscribe('c', () => {})).toBeDefined()
     expect(journal.subscribe('d', () => {})).toBeUndefined()
+  })
+
+  it('hands a listener that asked for no bodies the entry without them, the others the whole entry', () => {
+    const journal = new RequestJournal(10)
+    const whole: JournalEntry[] = []
+    const summary: JournalEntry[] = []
+    journal.subscribe('a', (event) => whole.push(JSON.parse(event.json) as JournalEntry))
+    journal.subscribe('a', (event) => summary.push(JSON.parse(event.json) as JournalEntry), { bodies: false })
+    journal.record('a', { ...call('one', { text: 'x'.repeat(BODY_LIMIT + 1) }), responseBody: { ok: true } })
+    const [entry] = journal.list('a')
+    expect(whole).toEqual([entry])
+    expect(entry).toMatchObject({ truncated: true, responseBody: { ok: true } })
+    const { requestBody, responseBody, truncated, ...withoutBodies } = entry!
+    expect(summary).toEqual([withoutBodies])
   })
 
   it('keeps recording when a listener throws, and still notifies the others', () => {

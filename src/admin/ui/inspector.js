@@ -65,7 +65,7 @@ async function follow(current) {
   const headers = { Authorization: `ApiKey ${current.key}` }
   while (!current.controller.signal.aborted) {
     try {
-      await readEventStream('/__admin/events', headers, current.controller.signal, (event) => onEvent(current, event))
+      await readEventStream('/__admin/events?bodies=false', headers, current.controller.signal, (event) => onEvent(current, event))
       status('live updates ended; reconnecting', 'error')
     } catch (error) {
       if (current.controller.signal.aborted) return
