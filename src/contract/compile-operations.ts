@@ -36,6 +36,7 @@ export function compileOperations(doc: OpenAPIV3_1.Document, name: string, sourc
         successStatus: successStatusOf(op),
         requiresAuth: (op.security ?? doc.security ?? []).length > 0,
         takesBody: body !== undefined,
+        headerNames: parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         get validateParams() {
           return params()
         },

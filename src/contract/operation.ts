@@ -22,6 +22,8 @@ export interface Operation {
   readonly successStatus: number
   readonly requiresAuth: boolean
   readonly takesBody: boolean
+  /** The header parameters the document declares, lower-cased as node reports them. */
+  readonly headerNames: readonly string[]
   /** Validates `{path, query, header}`; coerces and fills defaults in place. */
   readonly validateParams: ValidateFunction
   /** Validates the body (stripping unknown fields in place, where the contract says so). */

@@ -169,7 +169,7 @@ async function answerOf(
     })
     if (forced !== undefined) return forced
   }
-  const input = validateRequest(operation, paramsOf(req, line, params), call.body)
+  const input = validateRequest(operation, paramsOf(operation, req, line, params), call.body)
   // The handler map is keyed by operationId; its input type is the one this operation validated.
   const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
   return { status: operation.successStatus, body: result }
@@ -200,7 +200,7 @@ function idempotencyKeyOf(req: IncomingMessage): string | undefined {
 /** More query parameters than any operation takes many times over: refused before parsing them. */
 const MAX_QUERY_PARAMETERS = 100
 
-function paramsOf(req: IncomingMessage, line: RequestLine, params: Record<string, string>): RequestParams {
+function paramsOf(operation: Operation, req: IncomingMessage, line: RequestLine, params: Record<string, string>): RequestParams {
   const query = parseQuery(line.url)
   const count = Object.values(query).reduce((sum, value) => sum + (Array.isArray(value) ? value.length : 1), 0)
   if (count > MAX_QUERY_PARAMETERS) {
@@ -209,8 +209,15 @@ function paramsOf(req: IncomingMessage, line: RequestLine, params: Record<string
   return {
     path: Object.assign(Object.create(null), params),
     query,
-    header: Object.assign(Object.create(null), req.headers),
+    header: declaredHeaders(operation, req.headers),
   }
+}
+
+/** The headers the document declares for the operation (the rest are not its to check), copied: validation coerces in place. */
+function declaredHeaders(operation: Operation, headers: IncomingMessage['headers']): Record<string, unknown> {
+  const declared: Record<string, unknown> = Object.create(null)
+  for (const name of operation.headerNames) if (headers[name] !== undefined) declared[name] = headers[name]
+  return declared
 }
 
 export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {

@@ -1,3 +1,4 @@
+import { LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber } from './records.ts'
 import type { TenantTransaction } from './store.ts'
 import type { TenantData } from './tenant-data.ts'
@@ -48,18 +49,10 @@ export class PendingTransaction implements TenantTransaction {
     const changed = this.subscribers.size + this.integrationChanges.size + this.messages.size > 0
     if (!changed) return undefined
     return {
-      subscribers: merged(this.data.subscribers, this.subscribers),
-      integrations: merged(this.data.integrations, this.integrationChanges),
-      messages: merged(this.data.messages, this.messages),
+      subscribers: LayeredMap.with(this.data.subscribers, this.subscribers),
+      integrations: LayeredMap.with(this.data.integrations, this.integrationChanges),
+      messages: LayeredMap.with(this.data.messages, this.messages),
       connections: this.data.connections,
     }
   }
-}
-
-/** Copy-on-write: an untouched collection is shared with the previous value. */
-function merged<T>(base: ReadonlyMap<string, T>, changes: ReadonlyMap<string, T>): ReadonlyMap<string, T> {
-  if (changes.size === 0) return base
-  const next = new Map(base)
-  for (const [key, value] of changes) next.set(key, value)
-  return next
 }
