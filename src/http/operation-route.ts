@@ -213,9 +213,13 @@ function paramsOf(operation: Operation, req: IncomingMessage, line: RequestLine,
   }
 }
 
-/** The headers the document declares for the operation (the rest are not its to check), copied: validation coerces in place. */
+/**
+ * The headers the document declares for the operation (the rest are not its to check), copied:
+ * validation coerces in place. Their names are the document's, never the client's, so a plain
+ * object is safe here (and several times faster to fill and read than a prototype-free one).
+ */
 function declaredHeaders(operation: Operation, headers: IncomingMessage['headers']): Record<string, unknown> {
-  const declared: Record<string, unknown> = Object.create(null)
+  const declared: Record<string, unknown> = {}
   for (const name of operation.headerNames) if (headers[name] !== undefined) declared[name] = headers[name]
   return declared
 }
