@@ -7,12 +7,12 @@
  * (bench/scale.ts; skip with --skip-scale) and the snapshot-restore bench (--skip-snapshot).
  * novu-mock is measured by three clients in turn on the same process: plain calls; an idempotency
  * key on every call (as the official SDK sends); and a browser's calls (Origin, so CORS) while the
- * inspector page's event stream is open. Their costs are the ratios of each round's adjacent
- * measurements (free of process-to-process drift), medians over rounds. Start-up is measured
- * apart, five starts unpinned (as a user runs it), next to the pinned starts of the rounds.
+ * inspector page's event stream is open. What the key and the browser cost over plain calls is
+ * measured apart, the three taking turns in short slices (see costsAB). Start-up is measured
+ * apart too, five starts unpinned (as a user runs it), next to the pinned starts of the rounds.
  *
- *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~15 min
- *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.5 s warm-up), ~4 min
+ *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~20 min
+ *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.5 s warm-up), ~5 min
  *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench
  */
 import autocannon from 'autocannon'
