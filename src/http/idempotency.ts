@@ -61,7 +61,7 @@ export class IdempotencyRecords {
       }
       return { kind: 'replay', status: entry.answer.status, body: JSON.parse(entry.answer.json) }
     }
-    this.remove(records, key)
+    if (entry) this.remove(records, key)
     this.add(records, key, { fingerprint, expiresAt: now + RETENTION_MS, bytes: key.length + fingerprint.length + ENTRY_OVERHEAD_BYTES })
     this.trim(records, now)
     return { kind: 'proceed' }
