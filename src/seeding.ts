@@ -7,7 +7,6 @@ import type { Contract } from './contract/load-contract.ts'
 import { FixtureError } from './fixture-error.ts'
 import type { TenantState } from './store/records.ts'
 
-
 /**
  * The user's records: a folder (`subscribers.json`, … one JSON array per kind), or one file in
  * the shape of `GET /__admin/state` (what `novu-mock seed --out` writes).

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { RecencyMap } from '../recency-map.ts'
 import { ApiError, validationFailed } from './api-error.ts'
 
 export const MAX_KEY_LENGTH = 255
@@ -33,10 +34,8 @@ export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; bo
  */
 export class IdempotencyRecords {
   /** Tenants in the order they last recorded a key, least recent first; each tenant's keys oldest first. */
-  private readonly tenants = new Map<string, Map<string, Entry>>()
+  private readonly tenants = new RecencyMap<Map<string, Entry>>()
   private bytes = 0
-  /** The tenant at the most recent end of `tenants`. */
-  private latest: string | undefined
 
   constructor(private readonly limits: IdempotencyLimits) {}
 
@@ -44,7 +43,7 @@ export class IdempotencyRecords {
     if (key.length > MAX_KEY_LENGTH) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
     }
-    const records = this.recordsOf(tenant)
+    const records = this.tenants.touch(tenant, () => new Map())
     const fingerprint = fingerprintOf(request)
     const entry = records.get(key)
     if (entry && entry.expiresAt > now) {
@@ -90,17 +89,6 @@ export class IdempotencyRecords {
     if (!records) return
     this.remove(records, key)
     if (records.size === 0) this.tenants.delete(tenant)
-  }
-
-  /** The tenant's records, moved to the most recent end of the tenants' order. */
-  private recordsOf(tenant: string): Map<string, Entry> {
-    const records = this.tenants.get(tenant) ?? new Map<string, Entry>()
-    // Already the most recent (the common case: one client, one key) stays where it is.
-    if (tenant === this.latest && records.size > 0) return records
-    this.tenants.delete(tenant)
-    this.tenants.set(tenant, records)
-    this.latest = tenant
-    return records
   }
 
   private add(records: Map<string, Entry>, key: string, entry: Entry): void {

@@ -1,4 +1,5 @@
 import { parseQuery } from '../contract/parse-query.ts'
+import { RecencyMap } from '../recency-map.ts'
 
 type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
 export type JournalEntry = AdminSchemas['JournalEntry']
@@ -83,7 +84,7 @@ interface Subscription {
  */
 export class RequestJournal {
   /** In the order they last recorded a call, least recent first. */
-  private readonly tenants = new Map<string, TenantJournal>()
+  private readonly tenants = new RecencyMap<TenantJournal>()
   private readonly listeners = new Map<string, Set<Subscription>>()
   private listening = 0
   private bytes = 0
@@ -125,7 +126,10 @@ export class RequestJournal {
   record(tenant: string, call: JournalCall, options: RecordOptions = {}): void {
     if (this.size === 0) return
     const secrets = options.secrets ?? []
-    const journal = this.journalOf(tenant)
+    const journal = this.tenants.touch(tenant, () => {
+      this.bytes += TENANT_OVERHEAD_BYTES
+      return { next: 1, entries: [] }
+    })
     const { url, requestBody, responseBody, status, durationMs, violations, ...head } = call
     const request = keptBody(requestBody, undefined, secrets)
     const response = keptBody(responseBody, options.responseText, secrets)
@@ -158,18 +162,6 @@ export class RequestJournal {
     this.tenants.delete(tenant)
     this.bytes -= TENANT_OVERHEAD_BYTES + journal.entries.reduce((sum, kept) => sum + kept.bytes, 0)
     return journal.entries.length
-  }
-
-  /** The tenant's journal, moved to the most recent end of the tenants' order. */
-  private journalOf(tenant: string): TenantJournal {
-    let journal = this.tenants.get(tenant)
-    if (journal) this.tenants.delete(tenant)
-    else {
-      journal = { next: 1, entries: [] }
-      this.bytes += TENANT_OVERHEAD_BYTES
-    }
-    this.tenants.set(tenant, journal)
-    return journal
   }
 
   /** Drops the oldest entries of the least recent tenants; the entry just kept (in `keep`) stays. */
