@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { KeyedFifo } from '../keyed-fifo.ts'
 import { RecencyMap } from '../recency-map.ts'
 import { ApiError, validationFailed } from './api-error.ts'
 
@@ -25,6 +26,13 @@ export interface IdempotencyLimits {
 /** A record's own size beyond its strings: the entry object and its Map slot. */
 const ENTRY_OVERHEAD_BYTES = 200
 
+/** What a key's fingerprint covers: method, path and the body's bytes as sent (behaviour.md §4). */
+export interface KeyedRequest {
+  method: string
+  path: string
+  body: Buffer | undefined
+}
+
 export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown }
 
 /**
@@ -34,16 +42,16 @@ export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; bo
  */
 export class IdempotencyRecords {
   /** Tenants in the order they last recorded a key, least recent first; each tenant's keys oldest first. */
-  private readonly tenants = new RecencyMap<Map<string, Entry>>()
+  private readonly tenants = new RecencyMap<KeyedFifo<Entry>>()
   private bytes = 0
 
   constructor(private readonly limits: IdempotencyLimits) {}
 
-  begin(tenant: string, key: string, request: { method: string; path: string; body: unknown }, now: number): Outcome {
+  begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
     if (key.length > MAX_KEY_LENGTH) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
     }
-    const records = this.tenants.touch(tenant, () => new Map())
+    const records = this.tenants.touch(tenant, newRecords)
     const fingerprint = fingerprintOf(request)
     const entry = records.get(key)
     if (entry && entry.expiresAt > now) {
@@ -91,33 +99,32 @@ export class IdempotencyRecords {
     if (records.size === 0) this.tenants.delete(tenant)
   }
 
-  private add(records: Map<string, Entry>, key: string, entry: Entry): void {
-    records.set(key, entry)
+  private add(records: KeyedFifo<Entry>, key: string, entry: Entry): void {
+    records.add(key, entry)
     this.bytes += entry.bytes
   }
 
-  private remove(records: Map<string, Entry>, key: string): void {
-    const entry = records.get(key)
-    if (!entry) return
-    records.delete(key)
-    this.bytes -= entry.bytes
+  private remove(records: KeyedFifo<Entry>, key: string): void {
+    const entry = records.delete(key)
+    if (entry) this.bytes -= entry.bytes
   }
 
-  private trim(records: Map<string, Entry>, now: number): void {
-    for (const [key, entry] of records) {
-      if (records.size <= this.limits.maxPerTenant && entry.expiresAt > now) break
-      this.remove(records, key)
+  private trim(records: KeyedFifo<Entry>, now: number): void {
+    for (let oldest = records.oldest(); oldest; oldest = records.oldest()) {
+      if (records.size <= this.limits.maxPerTenant && oldest.value.expiresAt > now) break
+      this.remove(records, oldest.key)
     }
     this.keepWithinBytes(records)
   }
 
   /** Drops the oldest records of the least recent tenants, never the one just written (`keep`). */
-  private keepWithinBytes(keep: Map<string, Entry>): void {
+  private keepWithinBytes(keep: KeyedFifo<Entry>): void {
+    if (this.bytes <= this.limits.maxBytes) return
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
-      for (const key of records.keys()) {
+      for (let oldest = records.oldest(); oldest; oldest = records.oldest()) {
         if (this.bytes <= this.limits.maxBytes || (records === keep && records.size === 1)) break
-        this.remove(records, key)
+        this.remove(records, oldest.key)
       }
       if (records.size === 0) this.tenants.delete(tenant)
     }
@@ -127,7 +134,10 @@ export class IdempotencyRecords {
 /** Up to this length the request itself is the fingerprint: comparing it costs less than hashing it. */
 const SHORT_REQUEST = 512
 
-function fingerprintOf(request: { method: string; path: string; body: unknown }): string {
-  const text = `${request.method} ${request.path} ${JSON.stringify(request.body ?? null)}`
+const newRecords = (): KeyedFifo<Entry> => new KeyedFifo()
+
+/** latin1: one character per byte, so the text is the bytes, with nothing to decode. */
+function fingerprintOf(request: KeyedRequest): string {
+  const text = `${request.method} ${request.path} ${request.body === undefined ? '' : request.body.toString('latin1')}`
   return text.length <= SHORT_REQUEST ? text : hash('sha256', text, 'base64')
 }

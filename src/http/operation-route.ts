@@ -117,8 +117,9 @@ async function answerCall(
       ...(answer.violations ? { violations: answer.violations } : {}),
     }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
   }
-  const echo: Record<string, string> = idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }
-  sendJson(res, { ...answer, body, headers: { ...call.headers, ...answer.headers, ...echo } }, text)
+  const headers: Record<string, string> = { ...call.headers, ...answer.headers }
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
+  sendJson(res, { ...answer, body, headers }, text)
 }
 
 /** A failure after the answer was made (sending it, journaling it): a 500 if nothing was sent yet. */
@@ -147,9 +148,10 @@ async function answerOf(
   if (tenantKey !== undefined) await openTenant(deps, tenantKey)
   call.tenantKey = tenantKey
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now())
-  call.body = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
+  const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
+  call.body = sent?.value
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
-    const request = { method: line.method, path: line.path, body: call.body }
+    const request = { method: line.method, path: line.path, body: sent?.raw }
     const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
     call.recording = { tenant: tenantKey, key: idempotencyKey }

@@ -3,7 +3,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import typeis from 'type-is'
 import { ApiError } from './api-error.ts'
 
-type Parser = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (error?: unknown) => void) => void
+/** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
+const RAW = Symbol('raw body')
+
+type ParsedRequest = IncomingMessage & { body?: unknown; [RAW]?: Buffer }
+type Parser = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void) => void
+
+export interface JsonBody {
+  value: unknown
+  /** The bytes as sent: what an idempotency key's fingerprint compares, with no need to serialize `value` again. */
+  raw: Buffer
+}
 
 const parsers = new Map<string, Parser>()
 
@@ -11,19 +21,23 @@ const parsers = new Map<string, Parser>()
  * Reads a JSON body with the service's answers: 415 for another media type, 413 past `limit`,
  * 400 naming the JSON problem. No body at all reads as `undefined`.
  */
-export async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: string): Promise<unknown> {
+export async function readJsonBody(req: ParsedRequest, res: ServerResponse, limit: string): Promise<JsonBody | undefined> {
   const length = Number(req.headers['content-length'] ?? 0)
   if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return undefined
   if (!typeis(req, ['application/json'])) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
   const parse = parserFor(limit)
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
-  return req.body
+  return { value: req.body, raw: req[RAW]! }
+}
+
+const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {
+  req[RAW] = raw
 }
 
 function parserFor(limit: string): Parser {
   let parser = parsers.get(limit)
   if (!parser) {
-    parser = wrapErrors(express.json({ limit, strict: true }))
+    parser = wrapErrors(express.json({ limit, strict: true, verify: keepRaw }))
     parsers.set(limit, parser)
   }
   return parser

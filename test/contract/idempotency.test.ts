@@ -138,6 +138,19 @@ describe('idempotency key rules', () => {
     expect(grace.body.channels).toEqual([])
   })
 
+  it('takes the body as sent for the fingerprint: the same JSON spaced differently is another body', async () => {
+    const auth = freshTenant()
+    const key = newKey()
+    const send = (text: string) => request(server.url).patch(CREDENTIALS).set(auth).set('Idempotency-Key', key).type('json').send(text)
+    const compact = '{"providerId":"fcm","credentials":{"deviceTokens":["t-1"]}}'
+    expect((await send(compact)).status).toBe(200)
+    expect((await send(compact)).headers['idempotency-replay']).toBe('true')
+    const spaced = await send('{ "providerId": "fcm", "credentials": { "deviceTokens": ["t-1"] } }')
+    expect(spaced.status).toBe(422)
+    await expectContract('upsertSubscriberCredentials', spaced)
+    expect(await fcmTokens(auth)).toEqual(['fcm-token-ada-1', 't-1'])
+  })
+
   it('answers 400 for a key of 256 characters and accepts one of 255', async () => {
     const auth = freshTenant()
     const long = 'k'.repeat(256)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { IdempotencyRecords } from '../../src/http/idempotency.ts'
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z')
-const request = (body: unknown = { markAs: 'read' }) => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body })
+const request = (body: unknown = { markAs: 'read' }) => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body: Buffer.from(JSON.stringify(body)) })
 const ANSWER = { data: 'x'.repeat(1000) }
 
 /** Records a finished call with this key, as the route does. */
