@@ -27,7 +27,8 @@ export async function readJsonBody(req: ParsedRequest, res: ServerResponse, limi
   if (!typeis(req, ['application/json'])) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
   const parse = parserFor(limit)
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
-  return { value: req.body, raw: req[RAW]! }
+  // Absent when a parser in front of the mock (an app it is mounted in) read the body first.
+  return { value: req.body, raw: req[RAW] ?? Buffer.from(JSON.stringify(req.body)) }
 }
 
 const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {

@@ -1,6 +1,7 @@
+import express from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/server.ts'
+import { createApp, type MockServer } from '../../src/server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
@@ -149,6 +150,20 @@ describe('idempotency key rules', () => {
     expect(spaced.status).toBe(422)
     await expectContract('upsertSubscriberCredentials', spaced)
     expect(await fcmTokens(auth)).toEqual(['fcm-token-ada-1', 't-1'])
+  })
+
+  it('tells bodies apart behind an app that parsed them first (the mock mounted in an express app)', async () => {
+    const mock = await createApp({ logLevel: 'silent' })
+    const outer = express().use(express.json()).use((req, res) => mock(req, res))
+    const auth = freshTenant()
+    const key = newKey()
+    const send = (token: string) => request(outer).patch(CREDENTIALS).set(auth).set('Idempotency-Key', key).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
+    expect((await send('t-9')).status).toBe(200)
+    const replay = await send('t-9')
+    expect(replay.status).toBe(200)
+    expect(replay.headers['idempotency-replay']).toBe('true')
+    await expectContract('upsertSubscriberCredentials', replay)
+    expect((await send('t-10')).status).toBe(422)
   })
 
   it('answers 400 for a key of 256 characters and accepts one of 255', async () => {
