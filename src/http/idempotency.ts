@@ -119,7 +119,7 @@ export class IdempotencyRecords {
 
   /** Drops the oldest records of the least recent tenants, never the one just written (`keep`). */
   private keepWithinBytes(keep: KeyedFifo<Entry>): void {
-    if (this.bytes <= this.limits.maxBytes) return
+    if (this.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
       for (let oldest = records.oldest(); oldest; oldest = records.oldest()) {
