@@ -8,7 +8,8 @@
  * novu-mock is measured by three clients in turn on the same process: plain calls; an idempotency
  * key on every call (as the official SDK sends); and a browser's calls (Origin, so CORS) while the
  * inspector page's event stream is open. What the key and the browser cost over plain calls is
- * measured apart, the three taking turns in short slices (see costsAB). Start-up is measured
+ * measured apart, the three taking turns in short slices (see costsAB), and the key's again at one
+ * connection, keyed and plain calls alternating on one socket (see interleavedKeyCosts). Start-up is measured
  * apart too, five starts unpinned (as a user runs it), next to the pinned starts of the rounds.
  *
  *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~20 min
@@ -18,7 +19,7 @@
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { HEADERS, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
@@ -73,6 +74,7 @@ const OPERATIONS: Operation[] = [
     body: (n) => ({ messageId: MESSAGE_IDS[n % 10], markAs: Math.floor(n / 10) % 2 === 0 ? 'read' : 'unread' }),
   },
 ]
+const WRITE_OPERATIONS = OPERATIONS.filter((op) => op.method !== 'GET')
 
 // ------------------------------------------------------------------------------ load
 interface Sample {
@@ -339,6 +341,50 @@ async function costsAB(): Promise<Map<string, number>> {
 }
 console.log(`costs A/B: ${AB_TURNS} turns of ${AB_SLICE_S} s per client, operation and concurrency, on one process`)
 const costRatios = await costsAB()
+
+/**
+ * The key's cost at one connection, measured finer than the slices can: keyed and plain calls
+ * alternate on one socket, so each pair meets the same machine, and the figure is the plain
+ * calls' median latency over the keyed calls' (at one connection, req/s is 1 / latency).
+ */
+const INTERLEAVED_PAIRS = QUICK ? 1000 : 5000
+async function interleavedKeyCosts(): Promise<Map<string, number>> {
+  const ratios = new Map<string, number>()
+  const running = await start(NOVU)
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  try {
+    let n = 0
+    for (const op of WRITE_OPERATIONS) {
+      const latencies: [number[], number[]] = [[], []]
+      for (let i = 0; i < 2 * (INTERLEAVED_PAIRS + 500); i++) {
+        const keyed = i % 2 === 1
+        const us = await timedCall(agent, running.port, op, n++, keyed ? IDEMPOTENT.requestHeaders!() : {})
+        if (i >= 1000) latencies[keyed ? 1 : 0].push(us)
+      }
+      ratios.set(op.name, median(latencies[0]) / median(latencies[1]))
+    }
+  } finally {
+    agent.destroy()
+    await stop(running)
+  }
+  return ratios
+}
+
+function timedCall(agent: Agent, port: number, op: Operation, n: number, extra: Record<string, string>): Promise<number> {
+  const body = op.body ? JSON.stringify(op.body(n)) : undefined
+  const headers = { ...HEADERS, ...extra, ...(body ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) }
+  const started = process.hrtime.bigint()
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, agent, method: op.method, path: op.path(n), headers }, (res) => {
+      res.resume()
+      res.on('end', () => (res.statusCode! < 300 ? resolve(Number(process.hrtime.bigint() - started) / 1000) : reject(new Error(`${op.name}: ${res.statusCode}`))))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+console.log(`key cost at one connection: ${INTERLEAVED_PAIRS} keyed and plain calls alternating per write operation`)
+const interleavedRatios = await interleavedKeyCosts()
 const costOf = (client: Client, op: Operation, c: number) => costRatios.get(`${client.name}|${op.name}|${c}`)
 
 // ------------------------------------------------------------------------------ report
@@ -412,12 +458,15 @@ table(
   ['operation', 'conns', 'idem/plain', 'browser/plain'],
   OPERATIONS.flatMap((op) => CONNECTIONS.map((c) => [op.name.padEnd(opWidth), String(c), ratio(costOf(IDEMPOTENT, op, c), 1), ratio(costOf(BROWSER, op, c), 1)])),
 )
+console.log(`\nreq/s with a key over without, one connection, keyed and plain calls alternating (median latency ratio of ${INTERLEAVED_PAIRS} pairs)`)
+for (const [name, value] of interleavedRatios) console.log(`  ${name.padEnd(opWidth)}  ${ratio(value, 1)}`)
 const worstCost = (client: Client, ops: Operation[], meets: (r: number) => boolean) => {
   const values = ops.flatMap((op) => CONNECTIONS.map((c) => costOf(client, op, c) ?? NaN))
   return { worst: Math.min(...values), status: values.every(Number.isFinite) ? check(values.every(meets)) : check(undefined) }
 }
-const WRITES = OPERATIONS.filter((op) => op.method !== 'GET')
-targets['novu-mock idem']!['8. idempotency key on every call: rps >= 0.95x without (worst A/B ratio, writes, 1 and 50 conns)'] = worstCost(IDEMPOTENT, WRITES, (r) => r >= 0.95)
+targets['novu-mock idem']!['8. idempotency key on every call: rps >= 0.95x without (worst A/B ratio, writes, 1 and 50 conns)'] = worstCost(IDEMPOTENT, WRITE_OPERATIONS, (r) => r >= 0.95)
+const interleavedWorst = Math.min(...interleavedRatios.values())
+targets['novu-mock idem']!['8. the same at 1 conn, keyed and plain calls alternating (worst median latency ratio, writes)'] = { worst: interleavedWorst, status: check(interleavedWorst >= 0.95) }
 targets['novu-mock idem']!['   noise floor: the same for GETs, which ignore the key (worst A/B ratio; no target)'] = { ...worstCost(IDEMPOTENT, OPERATIONS.filter((op) => op.method === 'GET'), () => true), status: '' }
 targets['novu-mock browser']!['   CORS and the inspector stream: rps over plain calls (worst A/B ratio; no target)'] = { ...worstCost(BROWSER, OPERATIONS, () => true), status: '' }
 for (const [variant, figures] of Object.entries(targets)) {
@@ -446,6 +495,7 @@ writeFileSync(
       targets,
       medians: Object.fromEntries(medians),
       costRatios: Object.fromEntries(costRatios),
+      interleavedKeyRatios: Object.fromEntries(interleavedRatios),
       samples,
       failures,
     },
