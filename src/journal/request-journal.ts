@@ -166,6 +166,7 @@ export class RequestJournal {
 
   /** Drops the oldest entries of the least recent tenants; the entry just kept (in `keep`) stays. */
   private keepWithinBytes(keep: TenantJournal): void {
+    if (this.bytes <= this.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, journal] of this.tenants) {
       if (this.bytes <= this.maxBytes) return
       const floor = journal === keep ? 1 : 0
