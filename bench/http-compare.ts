@@ -348,6 +348,8 @@ const costRatios = await costsAB()
  * calls' median latency over the keyed calls' (at one connection, req/s is 1 / latency).
  */
 const INTERLEAVED_PAIRS = QUICK ? 1000 : 5000
+/** Pairs called first and not counted, per operation. */
+const INTERLEAVED_WARMUP_PAIRS = 500
 async function interleavedKeyCosts(): Promise<Map<string, number>> {
   const ratios = new Map<string, number>()
   const running = await start(NOVU)
@@ -356,10 +358,10 @@ async function interleavedKeyCosts(): Promise<Map<string, number>> {
     let n = 0
     for (const op of WRITE_OPERATIONS) {
       const latencies: [number[], number[]] = [[], []]
-      for (let i = 0; i < 2 * (INTERLEAVED_PAIRS + 500); i++) {
+      for (let i = 0; i < 2 * (INTERLEAVED_WARMUP_PAIRS + INTERLEAVED_PAIRS); i++) {
         const keyed = i % 2 === 1
         const us = await timedCall(agent, running.port, op, n++, keyed ? IDEMPOTENT.requestHeaders!() : {})
-        if (i >= 1000) latencies[keyed ? 1 : 0].push(us)
+        if (i >= 2 * INTERLEAVED_WARMUP_PAIRS) latencies[keyed ? 1 : 0].push(us)
       }
       ratios.set(op.name, median(latencies[0]) / median(latencies[1]))
     }

@@ -23,7 +23,7 @@ export interface IdempotencyLimits {
   maxBytes: number
 }
 
-/** A record's own size beyond its strings: the entry object and its Map slot. */
+/** A record's own size beyond its strings: the entry object, its Map slot and its place in the drop order. */
 const ENTRY_OVERHEAD_BYTES = 200
 
 /** What a key's fingerprint covers: method, path and the body's bytes as sent (behaviour.md §4). */
