@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, defaultVolumes, type AppOptions, type ServerConfig } fr
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
-import { corsHandler } from './http/cors.ts'
+import { corsPolicy, type CorsHeaders } from './http/cors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
@@ -91,19 +91,22 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), base)
 
   const log = requestLog(logger)
-  const route = (req: IncomingMessage, res: ServerResponse) => {
+  const route = (req: IncomingMessage, res: ServerResponse, corsHeaders?: CorsHeaders) => {
     const url = req.url ?? '/'
     const query = url.indexOf('?')
     const match = table.match(req.method ?? '', query === -1 ? url : url.slice(0, query))
-    if (match) void match.value(req, res, match.params)
-    else app(req, res)
+    if (match) return void match.value(req, res, match.params, corsHeaders)
+    for (const name in corsHeaders) res.setHeader(name, corsHeaders[name]!)
+    app(req, res)
   }
-  const cors = corsHandler(config.corsOrigins)
+  const cors = corsPolicy(config.corsOrigins)
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     log(req, res)
-    // Only a browser sends Origin: other clients skip CORS entirely. A preflight ends in cors.
-    if (cors !== undefined && req.headers.origin !== undefined) cors(req, res, () => route(req, res))
-    else route(req, res)
+    // Only a browser sends Origin: other clients skip CORS entirely.
+    const origin = req.headers.origin
+    if (cors === undefined || origin === undefined) route(req, res)
+    else if (req.method === 'OPTIONS') cors.preflight(req, res)
+    else route(req, res, cors.headersFor(origin))
   }
   return Object.assign(listener, { locals: { seed, config } })
 }

@@ -23,9 +23,9 @@ export function mountOperations(
     const handler = byId[operation.operationId]
     if (!handler) continue
     const route = operationRoute(operation, handler, deps)
-    const call: OperationCall = (req, res, params) => {
+    const call: OperationCall = (req, res, params, headers) => {
       noteOperation(res, operation.operationId)
-      return route(req, res, params)
+      return route(req, res, params, headers)
     }
     table?.add(operation.method, operation.pathTemplate, call)
     // The document's templates name whole segments only, so no parameter is a list.

@@ -47,15 +47,20 @@ interface CallState {
   body?: unknown
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: { tenant: string; key: string }
-  /** Headers every answer of this call carries (the rate limit's). */
+  /** CORS's headers, which every answer of this call carries. */
+  cors?: Readonly<Record<string, string>>
+  /** Headers every answer of this call carries once its tenant is known (the rate limit's). */
   headers?: Record<string, string>
 }
 
 /** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
 export type RouteRequest = IncomingMessage & { originalUrl?: string }
 
-/** Answers one call of an operation, its path parameters already matched. */
-export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>) => Promise<void>
+/**
+ * Answers one call of an operation, its path parameters already matched. `headers` (CORS's) go on
+ * every answer of the call, in its one `writeHead`.
+ */
+export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>, headers?: Readonly<Record<string, string>>) => Promise<void>
 
 /** What an answer to a request needs to know of it. */
 interface RequestLine {
@@ -72,7 +77,10 @@ interface RequestLine {
  * closes its idempotency record and is journaled.
  */
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
-  return (req, res, params) => answerCall(operation, handler, deps, req, res, params).catch((error: unknown) => lastResort(error, req, res, deps))
+  return (req, res, params, headers) => {
+    const call: CallState = { cors: headers }
+    return answerCall(operation, handler, deps, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, deps, call))
+  }
 }
 
 async function answerCall(
@@ -82,12 +90,12 @@ async function answerCall(
   req: RouteRequest,
   res: ServerResponse,
   params: Record<string, string>,
+  call: CallState,
 ): Promise<void> {
   const started = performance.now()
   const arrived = deps.now()
   const line = requestLineOf(req)
   const idempotencyKey = idempotencyKeyOf(req)
-  const call: CallState = {}
   const outcome = await answerOf(operation, handler, deps, { req, res, line, params }, idempotencyKey, call).catch((error: unknown) =>
     errorAnswer(error, line, deps),
   )
@@ -117,16 +125,16 @@ async function answerCall(
       ...(answer.violations ? { violations: answer.violations } : {}),
     }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
   }
-  const headers: Record<string, string> = { ...call.headers, ...answer.headers }
+  const headers: Record<string, string> = { ...call.cors, ...call.headers, ...answer.headers }
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
   sendJson(res, { ...answer, body, headers }, text)
 }
 
 /** A failure after the answer was made (sending it, journaling it): a 500 if nothing was sent yet. */
-function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies): void {
+function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies, call: CallState): void {
   const answer = errorAnswer(error, requestLineOf(req), deps)
   if (res.headersSent) return void res.destroy()
-  sendJson(res, answer)
+  sendJson(res, { ...answer, headers: { ...call.cors, ...call.headers, ...answer.headers } })
 }
 
 interface Incoming {

@@ -83,6 +83,18 @@ describe('CORS restricted with --cors-origins', () => {
     expect(list(actual.headers.vary)).toContain('origin')
   })
 
+  it('answers each origin its own headers, however many origins have called', async () => {
+    const call = (origin: string) => request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: origin, Authorization: 'ApiKey good-key' })
+    const others = await Promise.all(Array.from({ length: 70 }, (_, i) => call(`http://other-${i}.example`)))
+    expect(others.map((res) => res.headers['access-control-allow-origin'])).toEqual(others.map(() => undefined))
+    for (const origin of ['http://localhost:3000', 'http://other-1.example', 'http://localhost:3000']) {
+      const res = await call(origin)
+      expect(res.status).toBe(200)
+      expect(res.headers['access-control-allow-origin']).toBe(origin === 'http://localhost:3000' ? origin : undefined)
+      expect(list(res.headers.vary)).toContain('origin')
+    }
+  })
+
   it('still refuses an unknown key on the actual request', async () => {
     const res = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey other' })
     expect(res.status).toBe(401)
