@@ -196,10 +196,11 @@ const valueOf = (body: KeptBody): unknown => (body.cut ? body.text : JSON.parse(
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
 function entryJson({ head, url, tail, request, response }: Kept, bodies: boolean): string {
-  // Spelled out rather than spread: a spread's object is one JSON.stringify walks several times slower.
+  // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
+  // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const { id, time, operationId, method, path } = head
-  const query = url.includes('?') ? parseQuery(url) : {}
-  let json = JSON.stringify({ id, time, operationId, method, path, query, status: tail.status, durationMs: tail.durationMs }).slice(0, -1)
+  const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
+  let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${tail.status},"durationMs":${tail.durationMs}`
   if (bodies && request) json += `,"requestBody":${bodyJson(request)}`
   if (bodies && response) json += `,"responseBody":${bodyJson(response)}`
   if (tail.violations) json += `,"violations":${JSON.stringify(tail.violations)}`

@@ -52,6 +52,17 @@ describe('RequestJournal.subscribe', () => {
     expect(summary).toEqual([withoutBodies])
   })
 
+  it('streams the entry the admin API shows, whatever its path, query and duration hold', () => {
+    const journal = new RequestJournal(10)
+    const summary: unknown[] = []
+    journal.subscribe('a', (event) => summary.push(JSON.parse(event.json)), { bodies: false })
+    const path = '/v2/subscribers/a"b\\c\u2028d\u0001'
+    journal.record('a', { ...call('getSubscriber'), method: 'GET', path, url: `${path}?limit=10&name=%22x%22&name=y`, status: 200, durationMs: 0.123456789 })
+    journal.record('a', { ...call('getSubscriber'), path, url: path, durationMs: 12 })
+    expect(summary).toEqual(journal.list('a'))
+    expect(summary[0]).toMatchObject({ path, query: { limit: '10', name: ['"x"', 'y'] }, durationMs: 0.123456789 })
+  })
+
   it('keeps recording when a listener throws, and still notifies the others', () => {
     const journal = new RequestJournal(10)
     const seen: string[] = []
