@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { KeyedFifo } from '../keyed-fifo.ts'
+import { GenerationalMap } from '../generational-map.ts'
 import { RecencyMap } from '../recency-map.ts'
 import { ApiError, validationFailed } from './api-error.ts'
 
@@ -18,12 +18,13 @@ interface Entry {
 }
 
 export interface IdempotencyLimits {
+  /** Keys kept per tenant at most; the most recent half of them at least. */
   maxPerTenant: number
   /** Over all tenants: the records of the tenant written least recently go first. */
   maxBytes: number
 }
 
-/** A record's own size beyond its strings: the entry object, its Map slot and its place in the drop order. */
+/** A record's own size beyond its strings: the entry object and its Map slot. */
 const ENTRY_OVERHEAD_BYTES = 200
 
 /** What a key's fingerprint covers: method, path and the body's bytes as sent (behaviour.md §4). */
@@ -41,17 +42,21 @@ export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; bo
  * the memory without bound.
  */
 export class IdempotencyRecords {
-  /** Tenants in the order they last recorded a key, least recent first; each tenant's keys oldest first. */
-  private readonly tenants = new RecencyMap<KeyedFifo<Entry>>()
+  /** Tenants in the order they last recorded a key, least recent first; each tenant's keys in two generations. */
+  private readonly tenants = new RecencyMap<GenerationalMap<Entry>>()
   private bytes = 0
+  private readonly newRecords: () => GenerationalMap<Entry>
 
-  constructor(private readonly limits: IdempotencyLimits) {}
+  constructor(private readonly limits: IdempotencyLimits) {
+    const generationSize = Math.max(1, Math.floor(limits.maxPerTenant / 2))
+    this.newRecords = () => new GenerationalMap(generationSize)
+  }
 
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
     if (key.length > MAX_KEY_LENGTH) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
     }
-    const records = this.tenants.touch(tenant, newRecords)
+    const records = this.tenants.touch(tenant, this.newRecords)
     const fingerprint = fingerprintOf(request)
     const entry = records.get(key)
     if (entry && entry.expiresAt > now) {
@@ -70,7 +75,7 @@ export class IdempotencyRecords {
     }
     if (entry) this.remove(records, key)
     this.add(records, key, { fingerprint, expiresAt: now + RETENTION_MS, bytes: key.length + fingerprint.length + ENTRY_OVERHEAD_BYTES })
-    this.trim(records, now)
+    this.keepWithinBytes(records, key)
     return { kind: 'proceed' }
   }
 
@@ -83,7 +88,7 @@ export class IdempotencyRecords {
       entry.answer = { status, json }
       entry.bytes += json.length
       this.bytes += json.length
-      this.keepWithinBytes(records)
+      this.keepWithinBytes(records, key)
     } else this.forget(tenant, key)
   }
 
@@ -99,42 +104,40 @@ export class IdempotencyRecords {
     if (records.size === 0) this.tenants.delete(tenant)
   }
 
-  private add(records: KeyedFifo<Entry>, key: string, entry: Entry): void {
-    records.add(key, entry)
+  private add(records: GenerationalMap<Entry>, key: string, entry: Entry): void {
+    const dropped = records.add(key, entry)
     this.bytes += entry.bytes
+    if (dropped) this.bytes -= bytesOf(dropped)
   }
 
-  private remove(records: KeyedFifo<Entry>, key: string): void {
+  private remove(records: GenerationalMap<Entry>, key: string): void {
     const entry = records.delete(key)
     if (entry) this.bytes -= entry.bytes
   }
 
-  private trim(records: KeyedFifo<Entry>, now: number): void {
-    for (let oldest = records.oldest(); oldest; oldest = records.oldest()) {
-      if (records.size <= this.limits.maxPerTenant && oldest.value.expiresAt > now) break
-      this.remove(records, oldest.key)
-    }
-    this.keepWithinBytes(records)
-  }
-
-  /** Drops the oldest records of the least recent tenants, never the one just written (`keep`). */
-  private keepWithinBytes(keep: KeyedFifo<Entry>): void {
+  /** Drops the oldest records of the least recent tenants; the record of `key` in `keep`, just written, stays. */
+  private keepWithinBytes(keep: GenerationalMap<Entry>, key: string): void {
     if (this.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
-      for (let oldest = records.oldest(); oldest; oldest = records.oldest()) {
-        if (this.bytes <= this.limits.maxBytes || (records === keep && records.size === 1)) break
-        this.remove(records, oldest.key)
+      while (this.bytes > this.limits.maxBytes && records.size > (records === keep ? 1 : 0)) {
+        const kept = records === keep ? records.get(key) : undefined
+        this.bytes -= bytesOf(records.dropOldest())
+        if (kept && records.get(key) === undefined) this.add(records, key, kept)
       }
       if (records.size === 0) this.tenants.delete(tenant)
     }
   }
 }
 
+const bytesOf = (records: ReadonlyMap<string, Entry>): number => {
+  let bytes = 0
+  for (const entry of records.values()) bytes += entry.bytes
+  return bytes
+}
+
 /** Up to this length the request itself is the fingerprint: comparing it costs less than hashing it. */
 const SHORT_REQUEST = 512
-
-const newRecords = (): KeyedFifo<Entry> => new KeyedFifo()
 
 /** latin1: one character per byte, so the text is the bytes, with nothing to decode. */
 function fingerprintOf(request: KeyedRequest): string {

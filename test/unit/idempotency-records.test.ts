@@ -31,12 +31,16 @@ describe('idempotency records', () => {
     expect(() => records.begin('t', 'k', long('b'), NOW)).toThrow(/different body/)
   })
 
-  it('keeps at most maxPerTenant keys per tenant, dropping the oldest', () => {
-    const records = new IdempotencyRecords({ maxPerTenant: 3, maxBytes: 2 ** 20 })
-    for (const key of ['a', 'b', 'c', 'd']) record(records, 't', key)
-    expect(isRemembered(records, 't', 'd')).toBe(true)
-    expect(isRemembered(records, 't', 'b')).toBe(true)
-    expect(isRemembered(records, 't', 'a')).toBe(false)
+  it('keeps at most maxPerTenant keys per tenant and the most recent half at least, dropping the oldest', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 10, maxBytes: 2 ** 20 })
+    const keys = Array.from({ length: 23 }, (_, i) => `k${i}`)
+    for (const key of keys) record(records, 't', key)
+    // Newest first: the remembered keys are the most recent ones, so each check before the first miss is a replay.
+    const remembered = [...keys].reverse().map((key) => isRemembered(records, 't', key))
+    const kept = remembered.indexOf(false)
+    expect(kept).toBeGreaterThanOrEqual(5)
+    expect(kept).toBeLessThanOrEqual(10)
+    expect(remembered.slice(kept)).not.toContain(true)
   })
 
   it('stays within its bytes over all tenants, dropping the records of the tenants written least recently', () => {
@@ -47,6 +51,13 @@ describe('idempotency records', () => {
     expect(isRemembered(records, 'tenant-95', 'k')).toBe(true)
     expect(isRemembered(records, 'tenant-0', 'k')).toBe(false)
     expect(isRemembered(records, 'tenant-50', 'k')).toBe(false)
+  })
+
+  it('keeps the record just written when one tenant alone is over the bytes, and drops its older ones', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 1000, maxBytes: 12_000 })
+    for (let i = 0; i < 30; i++) record(records, 't', `k${i}`)
+    expect(isRemembered(records, 't', 'k29')).toBe(true)
+    expect(isRemembered(records, 't', 'k0')).toBe(false)
   })
 
   it('forgets a key whose call was abandoned, so that a retry runs again', () => {
