@@ -57,8 +57,6 @@ export interface Running {
   port: number
   startupMs: number
   stderr: string[]
-  /** What it wrote to stdout, when started with `stdout: true`. */
-  stdout: string[]
 }
 
 export interface ServerDef {
@@ -71,17 +69,16 @@ export interface ServerDef {
 
 /**
  * `pinned`: on core 0 when taskset exists (the default); unpinned, as a user's machine runs it.
- * `stdout`: kept in `Running.stdout` rather than dropped.
+ * `onStdout`: handed what the server writes to stdout, which is dropped otherwise.
  */
-export async function start(def: ServerDef, { pinned = PINNED, stdout: keepStdout = false } = {}): Promise<Running> {
+export async function start(def: ServerDef, { pinned = PINNED, onStdout }: { pinned?: boolean; onStdout?: (text: string) => void } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)
   const full = pinned ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
   const started = performance.now()
-  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'pipe'] })
+  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] })
   const stderr: string[] = []
-  const stdout: string[] = []
-  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString()))
+  child.stdout?.on('data', (chunk: Buffer) => onStdout?.(chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr.push(chunk.toString())
     if (stderr.length > 50) stderr.shift()
@@ -91,7 +88,7 @@ export async function start(def: ServerDef, { pinned = PINNED, stdout: keepStdou
   const deadline = started + 90_000
   while (performance.now() < deadline && !exited) {
     const answer = await probe(port, 'GET', def.ready.path)
-    if (answer && def.ready.ok(answer.status)) return { child, port, startupMs: performance.now() - started, stderr, stdout }
+    if (answer && def.ready.ok(answer.status)) return { child, port, startupMs: performance.now() - started, stderr }
     await sleep(answer ? 20 : 5)
   }
   child.kill('SIGKILL')

@@ -7,6 +7,7 @@ import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
 import { ApiError, validationFailed } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
+import type { CorsHeaders } from './cors.ts'
 import { errorBody } from './error-body.ts'
 import type { IdempotencyRecords } from './idempotency.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
@@ -48,7 +49,7 @@ interface CallState {
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: { tenant: string; key: string }
   /** CORS's headers, which every answer of this call carries. */
-  cors?: Readonly<Record<string, string>>
+  cors?: CorsHeaders
   /** Headers every answer of this call carries once its tenant is known (the rate limit's). */
   headers?: Record<string, string>
 }
@@ -60,7 +61,7 @@ export type RouteRequest = IncomingMessage & { originalUrl?: string }
  * Answers one call of an operation, its path parameters already matched. `headers` (CORS's) go on
  * every answer of the call, in its one `writeHead`.
  */
-export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>, headers?: Readonly<Record<string, string>>) => Promise<void>
+export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>, headers?: CorsHeaders) => Promise<void>
 
 /** What an answer to a request needs to know of it. */
 interface RequestLine {
