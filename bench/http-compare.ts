@@ -377,36 +377,25 @@ interface KeyCost {
   /** req/s with a key over without at 50 connections. */
   ratio: number
 }
+/** A request of `op` as bytes, keyed or not; each call's own (bodies and ids rotate). */
+type Wire = (op: Operation, keyed: boolean) => Buffer
+
 async function pairedKeyCosts(): Promise<Map<string, KeyCost>> {
   const costs = new Map<string, KeyCost>()
   const trace = collectorTrace()
   const running = await start(TRACED_NOVU, { onStdout: trace.read })
   const client = await RawClient.open(running.port)
+  let n = 0
+  const wire: Wire = (op, keyed) => {
+    const i = n++
+    const body = op.body?.(i)
+    const headers = keyed ? { ...HEADERS, ...IDEMPOTENT.requestHeaders!() } : HEADERS
+    return rawRequest(op.method, op.path(i), headers, body === undefined ? undefined : JSON.stringify(body))
+  }
   try {
-    let n = 0
-    const wire = (op: Operation, keyed: boolean) => {
-      const i = n++
-      const body = op.body?.(i)
-      const headers = keyed ? { ...HEADERS, ...IDEMPOTENT.requestHeaders!() } : HEADERS
-      return rawRequest(op.method, op.path(i), headers, body === undefined ? undefined : JSON.stringify(body))
-    }
     for (const op of WRITE_OPERATIONS) {
-      const differences: number[] = []
-      for (let i = 0; i < KEY_WARMUP_PAIRS + KEY_PAIRS; i++) {
-        const keyedFirst = i % 2 === 1
-        const first = await client.call(wire(op, keyedFirst))
-        const second = await client.call(wire(op, !keyedFirst))
-        if (i >= KEY_WARMUP_PAIRS) differences.push(keyedFirst ? first - second : second - first)
-      }
-      const pauseUs = [0, 0]
-      for (let block = 0; block < 2 * GC_BLOCKS; block++) {
-        const keyed = block % 2
-        const before = await trace.pausedMs()
-        for (let i = 0; i < GC_BLOCK_CALLS; i++) await client.call(wire(op, keyed === 1))
-        pauseUs[keyed]! += ((await trace.pausedMs()) - before) * 1000
-      }
-      const workUs = median(differences)
-      const collectorUs = (pauseUs[1]! - pauseUs[0]!) / (GC_BLOCKS * GC_BLOCK_CALLS)
+      const workUs = await pairedWorkUs(client, op, wire)
+      const collectorUs = await collectorUsPerKey(client, trace, op, wire)
       const plainCpuUs = await cpuPerCall(running, op)
       costs.set(op.name, { workUs, collectorUs, plainCpuUs, ratio: plainCpuUs / (plainCpuUs + workUs + collectorUs) })
     }
@@ -415,6 +404,30 @@ async function pairedKeyCosts(): Promise<Map<string, KeyCost>> {
     await stop(running)
   }
   return costs
+}
+
+/** The median of (keyed − plain) µs over pairs, which of the two goes first alternating. */
+async function pairedWorkUs(client: RawClient, op: Operation, wire: Wire): Promise<number> {
+  const differences: number[] = []
+  for (let i = 0; i < KEY_WARMUP_PAIRS + KEY_PAIRS; i++) {
+    const keyedFirst = i % 2 === 1
+    const first = await client.call(wire(op, keyedFirst))
+    const second = await client.call(wire(op, !keyedFirst))
+    if (i >= KEY_WARMUP_PAIRS) differences.push(keyedFirst ? first - second : second - first)
+  }
+  return median(differences)
+}
+
+/** Collector pause µs per keyed call over per plain call, from blocks of each taking turns. */
+async function collectorUsPerKey(client: RawClient, trace: ReturnType<typeof collectorTrace>, op: Operation, wire: Wire): Promise<number> {
+  const pausedUs = { keyed: 0, plain: 0 }
+  for (let block = 0; block < 2 * GC_BLOCKS; block++) {
+    const keyed = block % 2 === 1
+    const before = await trace.pausedMs()
+    for (let i = 0; i < GC_BLOCK_CALLS; i++) await client.call(wire(op, keyed))
+    pausedUs[keyed ? 'keyed' : 'plain'] += ((await trace.pausedMs()) - before) * 1000
+  }
+  return (pausedUs.keyed - pausedUs.plain) / (GC_BLOCKS * GC_BLOCK_CALLS)
 }
 
 /** Sums the pauses in a server's --trace-gc lines as its stdout arrives (its other lines pass by). */
