@@ -18,11 +18,11 @@
  */
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { HEADERS, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, HEADERS, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 
 const argv = process.argv.slice(2)
@@ -457,15 +457,6 @@ async function cpuPerCall(running: Running, op: Operation): Promise<number> {
   return ((cpuMs(running.child.pid) - before) * 1000) / ok
 }
 
-/** utime + stime from /proc/<pid>/stat, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return NaN
-  }
-}
 console.log(`key cost per call: ${KEY_PAIRS} keyed and plain calls alternating on one raw socket, then ${GC_BLOCKS} blocks of ${GC_BLOCK_CALLS} of each traced for the collector, per write operation`)
 const keyCosts = await pairedKeyCosts()
 const costOf = (client: Client, op: Operation, c: number) => costRatios.get(`${client.name}|${op.name}|${c}`)

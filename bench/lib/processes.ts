@@ -115,3 +115,12 @@ export function rssMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS
   }
 }
 
+/** CPU time a process has used (utime + stime, all its threads), in ms: clock ticks of 10 ms. NaN without /proc. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
