@@ -362,7 +362,7 @@ const KEY_PAIRS = QUICK ? 3000 : 10_000
 /** Pairs called first and not counted, per operation. */
 const KEY_WARMUP_PAIRS = 1000
 const GC_BLOCK_CALLS = QUICK ? 1000 : 2000
-const GC_BLOCKS = 5
+const GC_BLOCKS = QUICK ? 5 : 10
 const KEY_CPU_SECONDS = QUICK ? 1 : 2
 const TRACED_NOVU: ServerDef = { ...NOVU, name: 'novu-mock --trace-gc', command: (port) => [node, '--trace-gc', ...NOVU.command(port).slice(1)] }
 /** A collection as --trace-gc reports it; the first figure of "<pause> / <external> ms" is its pause. */
