@@ -3,8 +3,8 @@
  * `generationSize` keys the old generation is dropped whole and the young one becomes the old.
  * So the last `generationSize` keys at least, and `2 × generationSize` at most, are kept, oldest
  * dropped first, with no per-key record of their order. A FIFO of keys, once full, drops one key
- * per key added, and that key's slot and map entry are the coldest memory of the call (about 2 µs
- * of a keyed write in the server).
+ * per key added, and that key's slot and map entry are the coldest memory of the call (a keyed
+ * write cost the server about 1.5 µs more that way, measured side by side).
  */
 export class GenerationalMap<V> {
   private young = new Map<string, V>()

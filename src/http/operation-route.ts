@@ -126,7 +126,7 @@ async function answerCall(
       ...(answer.violations ? { violations: answer.violations } : {}),
     }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
   }
-  const headers: Record<string, string> = { ...call.cors, ...call.headers, ...answer.headers }
+  const headers = headersOf(call, answer)
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
   sendJson(res, { ...answer, body, headers }, text)
 }
@@ -135,7 +135,12 @@ async function answerCall(
 function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies, call: CallState): void {
   const answer = errorAnswer(error, requestLineOf(req), deps)
   if (res.headersSent) return void res.destroy()
-  sendJson(res, { ...answer, headers: { ...call.cors, ...call.headers, ...answer.headers } })
+  sendJson(res, { ...answer, headers: headersOf(call, answer) })
+}
+
+/** Every header an answer of the call carries: CORS's, then the rate limit's, then the answer's own. */
+function headersOf(call: CallState, answer: Answer): Record<string, string> {
+  return { ...call.cors, ...call.headers, ...answer.headers }
 }
 
 interface Incoming {
