@@ -1,4 +1,5 @@
 import { pino } from 'pino'
+import { isoTime } from '../iso-time.ts'
 import { redact } from './redact.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -33,7 +34,7 @@ export function createLogger(level: LogLevel = 'info', destination?: LogDestinat
     {
       level,
       base: { name: 'novu-mock' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: () => `,"time":"${isoTime(Date.now())}"`,
       // The one place every line's fields pass: a field under a secret-looking name never leaves.
       formatters: { log: (fields) => redact(fields) },
     },

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Operation, RequestParams } from '../contract/operation.ts'
 import { parseQuery } from '../contract/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
+import { isoTime } from '../iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
@@ -114,7 +115,7 @@ async function answerCall(
   }
   if (call.tenantKey !== undefined) {
     deps.journal?.record(call.tenantKey, {
-      time: arrived.toISOString(),
+      time: isoTime(arrived.getTime()),
       operationId: operation.operationId,
       method: line.method,
       path: line.path,
@@ -223,7 +224,8 @@ function paramsOf(operation: Operation, req: IncomingMessage, line: RequestLine,
     throw validationFailed({ general: { messages: [`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`] } })
   }
   return {
-    path: Object.assign(Object.create(null), params),
+    // Copied: validation coerces in place, and express's params are its own.
+    path: { ...params },
     query,
     header: declaredHeaders(operation, req.headers),
   }

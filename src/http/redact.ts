@@ -15,7 +15,9 @@ export function redact<T>(fields: T, depth = 0): T {
     return (copy ?? fields) as T
   }
   let copy: Record<string, unknown> | undefined
-  for (const [name, value] of Object.entries(fields)) {
+  for (const name in fields) {
+    if (!Object.hasOwn(fields, name)) continue
+    const value: unknown = (fields as Record<string, unknown>)[name]
     const kept = SECRET_NAMES.has(name.toLowerCase()) ? '[redacted]' : redact(value, depth + 1)
     if (kept !== value) Object.defineProperty((copy ??= { ...(fields as Record<string, unknown>) }), name, { value: kept, enumerable: true, writable: true, configurable: true })
   }

@@ -1,7 +1,7 @@
-type Segment = { literal: string } | { param: string }
-
+/** A template's segments: the literal text of each, or (where it is `{name}`) undefined, and the param's name. */
 interface Route<T> {
-  segments: Segment[]
+  literals: (string | undefined)[]
+  names: (string | undefined)[]
   value: T
 }
 
@@ -20,9 +20,12 @@ export class RouteTable<T> {
   private readonly byMethod = new Map<string, Route<T>[]>()
 
   add(method: string, template: string, value: T): void {
-    const segments = template.split('/').map((part): Segment => (/^\{.+\}$/.test(part) ? { param: part.slice(1, -1) } : { literal: part }))
+    const parts = template.split('/')
+    const isParam = (part: string) => /^\{.+\}$/.test(part)
+    const literals = parts.map((part) => (isParam(part) ? undefined : part))
+    const names = parts.map((part) => (isParam(part) ? part.slice(1, -1) : undefined))
     const routes = this.byMethod.get(method) ?? []
-    routes.push({ segments, value })
+    routes.push({ literals, names, value })
     this.byMethod.set(method, routes)
   }
 
@@ -31,26 +34,27 @@ export class RouteTable<T> {
     if (!routes) return undefined
     const parts = path.split('/')
     for (const route of routes) {
-      const params = paramsOf(route.segments, parts)
+      const params = paramsOf(route, parts)
       if (params) return { value: route.value, params }
     }
     return undefined
   }
 }
 
-function paramsOf(segments: Segment[], parts: string[]): Record<string, string> | undefined {
-  if (segments.length !== parts.length) return undefined
-  const params: Record<string, string> = Object.create(null)
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!
+/** The names are the document's, never the client's, so a plain object is safe (and faster to fill and read than a prototype-free one). */
+function paramsOf({ literals, names }: Route<unknown>, parts: string[]): Record<string, string> | undefined {
+  if (literals.length !== parts.length) return undefined
+  const params: Record<string, string> = {}
+  for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
-    if ('literal' in segment) {
-      if (segment.literal !== part) return undefined
+    const name = names[i]
+    if (name === undefined) {
+      if (literals[i] !== part) return undefined
       continue
     }
     const value = decoded(part)
     if (value === undefined || value === '') return undefined
-    params[segment.param] = value
+    params[name] = value
   }
   return params
 }
