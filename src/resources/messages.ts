@@ -33,16 +33,28 @@ function messageIdsOf(messageId: string | string[]): string[] {
   return [...new Set(parts.map((id) => id.trim()).filter((id) => id !== ''))]
 }
 
-/** Keeps the states ordered, unseen < seen < read, so `read` always implies `seen`. */
+/**
+ * Keeps the states ordered, unseen < seen < read, so `read` always implies `seen`. A copy and
+ * plain stores rather than a spread with fields: a seeded message lacks the dates, and adding
+ * them after a spread gives every copy a hidden class of its own (see present.ts).
+ */
 function marked(message: StoredMessage, markAs: MarkAs, at: string): StoredMessage {
+  const next = Object.assign({}, message)
   switch (markAs) {
     case 'read':
-      return { ...message, read: true, seen: true, lastReadDate: at, lastSeenDate: at }
     case 'unread':
-      return { ...message, read: false, seen: true, lastReadDate: at, lastSeenDate: at }
+      next.read = markAs === 'read'
+      next.seen = true
+      next.lastReadDate = at
+      break
     case 'seen':
-      return { ...message, seen: true, lastSeenDate: at }
+      next.seen = true
+      break
     case 'unseen':
-      return { ...message, seen: false, read: false, lastSeenDate: at }
+      next.seen = false
+      next.read = false
+      break
   }
+  next.lastSeenDate = at
+  return next
 }
