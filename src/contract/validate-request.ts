@@ -11,16 +11,18 @@ export interface ValidatedInput extends RequestParams {
  * operation's document, and throws one 422 listing every problem of both.
  */
 export function validateRequest(operation: Operation, params: RequestParams, body: unknown): ValidatedInput {
-  const errors: FieldErrors = Object.create(null)
-  if (!operation.validateParams(params)) {
-    Object.assign(errors, toFieldErrors(operation.validateParams.errors ?? [], params, 1))
+  const paramErrors = operation.validateParams(params) ? undefined : toFieldErrors(operation.validateParams.errors ?? [], params, 1)
+  const bodyErrors = bodyErrorsOf(operation.validateBody, body)
+  if (paramErrors || bodyErrors) {
+    const errors: FieldErrors = Object.assign(Object.create(null), paramErrors, bodyErrors)
+    if (Object.keys(errors).length > 0) throw validationFailed(errors)
   }
-  const validateBody = operation.validateBody
-  if (validateBody && body === undefined) {
-    errors.general = { messages: ['request body is required'] }
-  } else if (validateBody && !validateBody(body)) {
-    Object.assign(errors, toFieldErrors(validateBody.errors ?? [], body))
-  }
-  if (Object.keys(errors).length > 0) throw validationFailed(errors)
-  return { ...params, body }
+  // Named rather than spread: a spread followed by a new field takes V8's slow path on every call.
+  return { path: params.path, query: params.query, header: params.header, body }
+}
+
+function bodyErrorsOf(validateBody: Operation['validateBody'], body: unknown): FieldErrors | undefined {
+  if (!validateBody) return undefined
+  if (body === undefined) return { general: { messages: ['request body is required'] } }
+  return validateBody(body) ? undefined : toFieldErrors(validateBody.errors ?? [], body)
 }

@@ -129,19 +129,19 @@ async function answerCall(
   }
   const headers = headersOf(call, answer)
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
-  sendJson(res, { ...answer, body, headers }, text)
+  sendJson(res, { status: answer.status, body, headers }, text)
 }
 
 /** A failure after the answer was made (sending it, journaling it): a 500 if nothing was sent yet. */
 function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies, call: CallState): void {
   const answer = errorAnswer(error, requestLineOf(req), deps)
   if (res.headersSent) return void res.destroy()
-  sendJson(res, { ...answer, headers: headersOf(call, answer) })
+  sendJson(res, { status: answer.status, body: answer.body, headers: headersOf(call, answer) })
 }
 
 /** Every header an answer of the call carries: CORS's, then the rate limit's, then the answer's own. */
 function headersOf(call: CallState, answer: Answer): Record<string, string> {
-  return { ...call.cors, ...call.headers, ...answer.headers }
+  return Object.assign({}, call.cors, call.headers, answer.headers)
 }
 
 interface Incoming {
