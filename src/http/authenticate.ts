@@ -7,13 +7,20 @@ const unauthorized = (code: string, message: string) => new ApiError(401, code, 
  * each way it can be wrong. `accepted` set: strict mode, only those keys.
  */
 export function apiKeyFrom(header: string | undefined, accepted: ReadonlySet<string> | undefined): string {
-  if (header === undefined || header.trim() === '') {
-    throw unauthorized('MISSING_AUTHORIZATION', 'Missing authorization header')
-  }
-  const [scheme = '', ...rest] = header.trim().split(/\s+/)
+  const trimmed = header?.trim() ?? ''
+  if (trimmed === '') throw unauthorized('MISSING_AUTHORIZATION', 'Missing authorization header')
+  const key = keyOf(trimmed)
+  if (accepted && !accepted.has(key)) throw unauthorized('API_KEY_NOT_FOUND', 'API Key not found')
+  return key
+}
+
+/** The usual header, `ApiKey <key>` with one space and no other, is read without splitting it. */
+function keyOf(header: string): string {
+  const usual = header.startsWith('ApiKey ') ? header.slice(7) : undefined
+  if (usual !== undefined && usual !== '' && !/\s/.test(usual)) return usual
+  const [scheme = '', ...rest] = header.split(/\s+/)
   if (scheme !== 'ApiKey') throw unauthorized('INVALID_SCHEME', `Invalid authentication scheme: "${scheme}"`)
   const key = rest.join(' ')
   if (key === '') throw unauthorized('UNAUTHORIZED', 'Unauthorized')
-  if (accepted && !accepted.has(key)) throw unauthorized('API_KEY_NOT_FOUND', 'API Key not found')
   return key
 }

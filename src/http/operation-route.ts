@@ -124,7 +124,7 @@ async function answerCall(
       durationMs: performance.now() - started,
       requestBody: call.body,
       responseBody: body,
-      ...(answer.violations ? { violations: answer.violations } : {}),
+      violations: answer.violations,
     }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
   }
   const headers = headersOf(call, answer)

@@ -37,13 +37,20 @@ const ENTRY_OVERHEAD_BYTES = 300
 const TENANT_OVERHEAD_BYTES = 200
 
 /**
- * An entry as kept: bodies as JSON text (redacted, cut past BODY_LIMIT) rather than object trees,
- * so that a full journal is a few strings per call for the collector, and its size is known.
+ * An entry as kept: one object of one shape, with bodies as JSON text (redacted, cut past
+ * BODY_LIMIT) rather than object trees, so that a full journal is a few strings per call for the
+ * collector, and its size is known.
  */
 interface Kept {
-  readonly head: Pick<JournalEntry, 'id' | 'time' | 'operationId' | 'method' | 'path'>
+  readonly id: number
+  readonly time: string
+  readonly operationId: string
+  readonly method: string
+  readonly path: string
   readonly url: string
-  readonly tail: Pick<JournalEntry, 'status' | 'durationMs' | 'violations'>
+  readonly status: number
+  readonly durationMs: number
+  readonly violations: JournalEntry['violations']
   readonly request: KeptBody | undefined
   readonly response: KeptBody | undefined
   readonly bytes: number
@@ -130,11 +137,11 @@ export class RequestJournal {
       this.bytes += TENANT_OVERHEAD_BYTES
       return { next: 1, entries: [] }
     })
-    const { url, requestBody, responseBody, status, durationMs, violations, ...head } = call
-    const request = keptBody(requestBody, undefined, secrets)
-    const response = keptBody(responseBody, options.responseText, secrets)
+    const { url, time, operationId, method, path, status, durationMs, violations } = call
+    const request = keptBody(call.requestBody, undefined, secrets)
+    const response = keptBody(call.responseBody, options.responseText, secrets)
     const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.text.length ?? 0) + (response?.text.length ?? 0)
-    const kept: Kept = { head: { id: journal.next++, ...head }, url, tail: violations ? { status, durationMs, violations } : { status, durationMs }, request, response, bytes }
+    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, bytes }
     journal.entries.push(kept)
     this.bytes += bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
@@ -146,12 +153,12 @@ export class RequestJournal {
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
     const since = filter.since === undefined ? undefined : Date.parse(filter.since)
     const matching = (this.tenants.get(tenant)?.entries ?? []).filter(
-      ({ head, tail }) =>
-        (filter.operationId === undefined || head.operationId === filter.operationId) &&
-        (filter.method === undefined || head.method === filter.method) &&
-        (filter.path === undefined || head.path === filter.path) &&
-        (filter.status === undefined || tail.status === filter.status) &&
-        (since === undefined || Date.parse(head.time) >= since),
+      (kept) =>
+        (filter.operationId === undefined || kept.operationId === filter.operationId) &&
+        (filter.method === undefined || kept.method === filter.method) &&
+        (filter.path === undefined || kept.path === filter.path) &&
+        (filter.status === undefined || kept.status === filter.status) &&
+        (since === undefined || Date.parse(kept.time) >= since),
     )
     return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(entryOf)
   }
@@ -180,11 +187,11 @@ export class RequestJournal {
 }
 
 /** The entry as the admin API shows it, in the document's order of fields. */
-function entryOf({ head, url, tail, request, response }: Kept): JournalEntry {
-  const entry: JournalEntry = { ...head, query: parseQuery(url), status: tail.status, durationMs: tail.durationMs }
+function entryOf({ id, time, operationId, method, path, url, status, durationMs, violations, request, response }: Kept): JournalEntry {
+  const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
   if (request) entry.requestBody = valueOf(request)
   entry.responseBody = response ? valueOf(response) : undefined
-  if (tail.violations) entry.violations = tail.violations
+  if (violations) entry.violations = violations
   if (request?.cut || response?.cut) entry.truncated = true
   return entry
 }
@@ -195,15 +202,14 @@ const valueOf = (body: KeptBody): unknown => (body.cut ? body.text : JSON.parse(
  * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
-function entryJson({ head, url, tail, request, response }: Kept, bodies: boolean): string {
+function entryJson({ id, time, operationId, method, path, url, status, durationMs, violations, request, response }: Kept, bodies: boolean): string {
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
-  const { id, time, operationId, method, path } = head
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
-  let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${tail.status},"durationMs":${tail.durationMs}`
+  let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
   if (bodies && request) json += `,"requestBody":${bodyJson(request)}`
   if (bodies && response) json += `,"responseBody":${bodyJson(response)}`
-  if (tail.violations) json += `,"violations":${JSON.stringify(tail.violations)}`
+  if (violations) json += `,"violations":${JSON.stringify(violations)}`
   if (bodies && (request?.cut || response?.cut)) json += ',"truncated":true'
   return `${json}}`
 }
@@ -215,7 +221,7 @@ function notifyAll(subscriptions: Set<Subscription>, kept: Kept): void {
   let whole: JournalEvent | undefined
   let summary: JournalEvent | undefined
   for (const { listener, bodies } of subscriptions) {
-    const event = bodies ? (whole ??= { id: kept.head.id, json: entryJson(kept, true) }) : (summary ??= { id: kept.head.id, json: entryJson(kept, false) })
+    const event = bodies ? (whole ??= { id: kept.id, json: entryJson(kept, true) }) : (summary ??= { id: kept.id, json: entryJson(kept, false) })
     notify(listener, event)
   }
 }
