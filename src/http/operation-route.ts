@@ -39,6 +39,7 @@ export interface RouteDependencies extends ResponseCheck {
 
 /** The list page already has its `data` and is never wrapped. */
 const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
+const NO_SECRETS: readonly string[] = []
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 const RETRY_LATER = 'Please wait some time, then try again.'
@@ -125,7 +126,7 @@ async function answerCall(
       requestBody: call.body,
       responseBody: body,
       violations: answer.violations,
-    }, { secrets: idempotencyKey ? [idempotencyKey] : [], responseText: text })
+    }, { secrets: idempotencyKey === undefined ? NO_SECRETS : [idempotencyKey], responseText: text })
   }
   const headers = headersOf(call, answer)
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey

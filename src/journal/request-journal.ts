@@ -51,16 +51,17 @@ interface Kept {
   readonly status: number
   readonly durationMs: number
   readonly violations: JournalEntry['violations']
-  readonly request: KeptBody | undefined
-  readonly response: KeptBody | undefined
+  /** JSON text, or its first BODY_LIMIT characters (kept as a string) when `cut` says so. */
+  readonly request: string | undefined
+  readonly response: string | undefined
+  readonly cut: Cut
   readonly bytes: number
 }
 
-/** JSON text, or when `cut`, its first BODY_LIMIT characters (kept as a string). */
-interface KeptBody {
-  readonly text: string
-  readonly cut: boolean
-}
+/** Which of the bodies were cut, as bits. */
+type Cut = number
+const REQUEST_CUT = 1
+const RESPONSE_CUT = 2
 
 interface TenantJournal {
   next: number
@@ -138,10 +139,13 @@ export class RequestJournal {
       return { next: 1, entries: [] }
     })
     const { url, time, operationId, method, path, status, durationMs, violations } = call
-    const request = keptBody(call.requestBody, undefined, secrets)
-    const response = keptBody(call.responseBody, options.responseText, secrets)
-    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.text.length ?? 0) + (response?.text.length ?? 0)
-    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, bytes }
+    const requestText = keptText(call.requestBody, undefined, secrets)
+    const responseText = keptText(call.responseBody, options.responseText, secrets)
+    const request = requestText?.slice(0, BODY_LIMIT)
+    const response = responseText?.slice(0, BODY_LIMIT)
+    const cut = (request !== requestText ? REQUEST_CUT : 0) | (response !== responseText ? RESPONSE_CUT : 0)
+    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.length ?? 0) + (response?.length ?? 0)
+    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, cut, bytes }
     journal.entries.push(kept)
     this.bytes += bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
@@ -187,34 +191,34 @@ export class RequestJournal {
 }
 
 /** The entry as the admin API shows it, in the document's order of fields. */
-function entryOf({ id, time, operationId, method, path, url, status, durationMs, violations, request, response }: Kept): JournalEntry {
+function entryOf({ id, time, operationId, method, path, url, status, durationMs, violations, request, response, cut }: Kept): JournalEntry {
   const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
-  if (request) entry.requestBody = valueOf(request)
-  entry.responseBody = response ? valueOf(response) : undefined
+  if (request !== undefined) entry.requestBody = valueOf(request, cut & REQUEST_CUT)
+  entry.responseBody = response === undefined ? undefined : valueOf(response, cut & RESPONSE_CUT)
   if (violations) entry.violations = violations
-  if (request?.cut || response?.cut) entry.truncated = true
+  if (cut) entry.truncated = true
   return entry
 }
 
-const valueOf = (body: KeptBody): unknown => (body.cut ? body.text : JSON.parse(body.text))
+const valueOf = (text: string, cut: number): unknown => (cut ? text : JSON.parse(text))
 
 /**
  * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
-function entryJson({ id, time, operationId, method, path, url, status, durationMs, violations, request, response }: Kept, bodies: boolean): string {
+function entryJson({ id, time, operationId, method, path, url, status, durationMs, violations, request, response, cut }: Kept, bodies: boolean): string {
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
   let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
-  if (bodies && request) json += `,"requestBody":${bodyJson(request)}`
-  if (bodies && response) json += `,"responseBody":${bodyJson(response)}`
+  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, cut & REQUEST_CUT)}`
+  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, cut & RESPONSE_CUT)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`
-  if (bodies && (request?.cut || response?.cut)) json += ',"truncated":true'
+  if (bodies && cut) json += ',"truncated":true'
   return `${json}}`
 }
 
-const bodyJson = (body: KeptBody): string => (body.cut ? JSON.stringify(body.text) : body.text)
+const bodyJson = (text: string, cut: number): string => (cut ? JSON.stringify(text) : text)
 
 /** Each form of the entry is made once, and only when some subscription wants it. */
 function notifyAll(subscriptions: Set<Subscription>, kept: Kept): void {
@@ -235,14 +239,17 @@ function notify(listener: JournalListener, event: JournalEvent): void {
   }
 }
 
-/** A body as the journal keeps it: serialized once, secrets redacted, cut past BODY_LIMIT. */
-function keptBody(body: unknown, serialized: string | undefined, secrets: readonly string[]): KeptBody | undefined {
+/** A body as the journal keeps it: serialized once, secrets redacted (cut by the caller). */
+function keptText(body: unknown, serialized: string | undefined, secrets: readonly string[]): string | undefined {
   if (body === undefined) return undefined
-  let text = serialized ?? JSON.stringify(body)
-  if (secrets.some((secret) => text.includes(secret))) {
-    text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value))
-  }
-  return text.length <= BODY_LIMIT ? { text, cut: false } : { text: text.slice(0, BODY_LIMIT), cut: true }
+  const text = serialized ?? JSON.stringify(body)
+  if (!holdsAny(text, secrets)) return text
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value))
+}
+
+function holdsAny(text: string, secrets: readonly string[]): boolean {
+  for (const secret of secrets) if (text.includes(secret)) return true
+  return false
 }
 
 function redactIn(text: string, secrets: readonly string[]): string {
