@@ -8,13 +8,22 @@ const RETENTION_MS = 24 * 60 * 60 * 1000
 /** Answers of the operation itself that a retry replays; anything else (409, 429, 5xx) is not kept. */
 const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
 
+/**
+ * One object per key, of one shape, holding strings the call made anyway (its method, its path,
+ * the answer's JSON) where it can: every record outlives several collections of the young
+ * generation, so each object and string it adds is copied, then promoted.
+ */
 interface Entry {
-  fingerprint: string
+  /** The fingerprint (behaviour.md §4): method, path, and the body as sent (see bodyPrint). */
+  method: string
+  path: string
+  body: string
   expiresAt: number
   /** What the record holds, roughly: the key, the fingerprint, the answer's JSON, and overhead. */
   bytes: number
-  /** Kept as JSON: one string per record rather than a tree of objects every collection walks. */
-  answer?: { status: number; json: string }
+  /** The answer kept for replay, as JSON rather than a tree of objects; status 0 until it is answered. */
+  status: number
+  json: string
 }
 
 export interface IdempotencyLimits {
@@ -57,24 +66,26 @@ export class IdempotencyRecords {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
     }
     const records = this.tenants.touch(tenant, this.newRecords)
-    const fingerprint = fingerprintOf(request)
+    const body = bodyPrint(request.body)
     const entry = records.get(key)
     if (entry && entry.expiresAt > now) {
-      if (entry.fingerprint !== fingerprint) {
+      if (entry.method !== request.method || entry.path !== request.path || entry.body !== body) {
         throw validationFailed(
           { general: { messages: [`Request with key "${key}" is being reused for a different body`] } },
           `Request with key "${key}" is being reused for a different body`,
         )
       }
-      if (!entry.answer) {
+      if (entry.status === 0) {
         throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', `Request with key "${key}" is currently being processed. Please retry after 1 second`, {
           headers: { 'Retry-After': '1' },
         })
       }
-      return { kind: 'replay', status: entry.answer.status, body: JSON.parse(entry.answer.json) }
+      return { kind: 'replay', status: entry.status, body: JSON.parse(entry.json) }
     }
     if (entry) this.remove(records, key)
-    this.add(records, key, { fingerprint, expiresAt: now + RETENTION_MS, bytes: key.length + fingerprint.length + ENTRY_OVERHEAD_BYTES })
+    const { method, path } = request
+    const bytes = key.length + path.length + body.length + ENTRY_OVERHEAD_BYTES
+    this.add(records, key, { method, path, body, expiresAt: now + RETENTION_MS, bytes, status: 0, json: '' })
     this.keepWithinBytes(records, key)
     return { kind: 'proceed' }
   }
@@ -83,9 +94,10 @@ export class IdempotencyRecords {
   finish(tenant: string, key: string, status: number, json: string): void {
     const records = this.tenants.get(tenant)
     const entry = records?.get(key)
-    if (!records || !entry || entry.answer) return
+    if (!records || !entry || entry.status !== 0) return
     if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
-      entry.answer = { status, json }
+      entry.status = status
+      entry.json = json
       entry.bytes += json.length
       this.bytes += json.length
       this.keepWithinBytes(records, key)
@@ -136,11 +148,11 @@ const bytesOf = (records: ReadonlyMap<string, Entry>): number => {
   return bytes
 }
 
-/** Up to this length the request itself is the fingerprint: comparing it costs less than hashing it. */
-const SHORT_REQUEST = 512
+/** Up to this length the body itself is its print: comparing it costs less than hashing it. */
+const SHORT_BODY = 512
 
 /** latin1: one character per byte, so the text is the bytes, with nothing to decode. */
-function fingerprintOf(request: KeyedRequest): string {
-  const text = `${request.method} ${request.path} ${request.body === undefined ? '' : request.body.toString('latin1')}`
-  return text.length <= SHORT_REQUEST ? text : hash('sha256', text, 'base64')
+function bodyPrint(body: Buffer | undefined): string {
+  if (body === undefined) return ''
+  return body.length <= SHORT_BODY ? body.toString('latin1') : hash('sha256', body, 'base64')
 }

@@ -1,3 +1,4 @@
+import { RecencyMap } from '../recency-map.ts'
 import { ApiError } from './api-error.ts'
 
 export interface RateLimit {
@@ -20,17 +21,20 @@ interface Bucket {
  * refuses calls (429) only when `enforce` is set, i.e. a limit was configured.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>()
+  /** Least recently called first; the tenant calling again and again is not moved. */
+  private readonly buckets = new RecencyMap<Bucket>()
   private readonly burst: number
   private readonly perSecond: number
   private readonly policy: string
+  private readonly limitText: string
 
   constructor(
-    private readonly rate: RateLimit,
+    rate: RateLimit,
     private readonly enforce: boolean,
   ) {
     this.burst = Math.ceil((rate.limit * 11) / 10) // not `* 1.1`: 100 * 1.1 is 110.00000000000001
     this.perSecond = rate.limit / rate.windowSeconds
+    this.limitText = String(rate.limit)
     this.policy = `${rate.limit};w=${rate.windowSeconds};burst=${this.burst};comment="token bucket";category="configuration";cost="single";serviceLevel="mock"`
   }
 
@@ -40,7 +44,7 @@ export class RateLimiter {
     const allowed = bucket.tokens >= 1
     if (allowed) bucket.tokens -= 1
     const headers = {
-      'RateLimit-Limit': String(this.rate.limit),
+      'RateLimit-Limit': this.limitText,
       'RateLimit-Remaining': String(Math.floor(bucket.tokens)),
       'RateLimit-Reset': String(Math.ceil((this.burst - bucket.tokens) / this.perSecond)),
       'RateLimit-Policy': this.policy,
@@ -51,12 +55,9 @@ export class RateLimiter {
   }
 
   private refilled(tenant: string, now: number): Bucket {
-    const previous = this.buckets.get(tenant)
-    this.buckets.delete(tenant)
-    const bucket = previous ?? { tokens: this.burst, updatedAt: now }
+    const bucket = this.buckets.touch(tenant, () => ({ tokens: this.burst, updatedAt: now }))
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond)
     bucket.updatedAt = now
-    this.buckets.set(tenant, bucket)
     if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!)
     return bucket
   }
