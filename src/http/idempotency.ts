@@ -13,7 +13,7 @@ const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
  * the answer's JSON) where it can: every record outlives several collections of the young
  * generation, so each object and string it adds is copied, then promoted.
  */
-interface Entry {
+export interface KeyRecord {
   /** The fingerprint (behaviour.md §4): method, path, and the body as sent (see bodyPrint). */
   method: string
   path: string
@@ -24,6 +24,8 @@ interface Entry {
   /** The answer kept for replay, as JSON rather than a tree of objects; status 0 until it is answered. */
   status: number
   json: string
+  /** False once dropped or removed: an answer arriving after that is not kept. */
+  held: boolean
 }
 
 export interface IdempotencyLimits {
@@ -43,7 +45,15 @@ export interface KeyedRequest {
   body: Buffer | undefined
 }
 
-export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown }
+/** A keyed call under way, its record open: what `finish` or `abandon` closes, with no lookup. */
+export interface Recording {
+  readonly kind: 'proceed'
+  readonly tenant: string
+  readonly key: string
+  readonly record: KeyRecord
+}
+
+export type Outcome = Recording | { kind: 'replay'; status: number; body: unknown }
 
 /**
  * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped) and in bytes
@@ -52,9 +62,9 @@ export type Outcome = { kind: 'proceed' } | { kind: 'replay'; status: number; bo
  */
 export class IdempotencyRecords {
   /** Tenants in the order they last recorded a key, least recent first; each tenant's keys in two generations. */
-  private readonly tenants = new RecencyMap<GenerationalMap<Entry>>()
+  private readonly tenants = new RecencyMap<GenerationalMap<KeyRecord>>()
   private bytes = 0
-  private readonly newRecords: () => GenerationalMap<Entry>
+  private readonly newRecords: () => GenerationalMap<KeyRecord>
 
   constructor(private readonly limits: IdempotencyLimits) {
     const generationSize = Math.max(1, Math.floor(limits.maxPerTenant / 2))
@@ -85,27 +95,29 @@ export class IdempotencyRecords {
     if (entry) this.remove(records, key)
     const { method, path } = request
     const bytes = key.length + path.length + body.length + ENTRY_OVERHEAD_BYTES
-    this.add(records, key, { method, path, body, expiresAt: now + RETENTION_MS, bytes, status: 0, json: '' })
+    const record: KeyRecord = { method, path, body, expiresAt: now + RETENTION_MS, bytes, status: 0, json: '', held: true }
+    this.add(records, key, record)
     this.keepWithinBytes(records, key)
-    return { kind: 'proceed' }
+    return { kind: 'proceed', tenant, key, record }
   }
 
-  /** Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a fresh answer. */
-  finish(tenant: string, key: string, status: number, json: string): void {
-    const records = this.tenants.get(tenant)
-    const entry = records?.get(key)
-    if (!records || !entry || entry.status !== 0) return
+  /**
+   * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a
+   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup.
+   */
+  finish({ tenant, key, record }: Recording, status: number, json: string): void {
+    if (!record.held || record.status !== 0) return
     if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
-      entry.status = status
-      entry.json = json
-      entry.bytes += json.length
+      record.status = status
+      record.json = json
+      record.bytes += json.length
       this.bytes += json.length
-      this.keepWithinBytes(records, key)
+      if (this.bytes > this.limits.maxBytes) this.keepWithinBytes(this.tenants.get(tenant)!, key)
     } else this.forget(tenant, key)
   }
 
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
-  abandon(tenant: string, key: string): void {
+  abandon({ tenant, key }: Recording): void {
     this.forget(tenant, key)
   }
 
@@ -116,25 +128,28 @@ export class IdempotencyRecords {
     if (records.size === 0) this.tenants.delete(tenant)
   }
 
-  private add(records: GenerationalMap<Entry>, key: string, entry: Entry): void {
-    const dropped = records.add(key, entry)
-    this.bytes += entry.bytes
-    if (dropped) this.bytes -= bytesOf(dropped)
+  private add(records: GenerationalMap<KeyRecord>, key: string, record: KeyRecord): void {
+    const dropped = records.add(key, record)
+    record.held = true
+    this.bytes += record.bytes
+    if (dropped) this.bytes -= released(dropped)
   }
 
-  private remove(records: GenerationalMap<Entry>, key: string): void {
-    const entry = records.delete(key)
-    if (entry) this.bytes -= entry.bytes
+  private remove(records: GenerationalMap<KeyRecord>, key: string): void {
+    const record = records.delete(key)
+    if (!record) return
+    record.held = false
+    this.bytes -= record.bytes
   }
 
   /** Drops the oldest records of the least recent tenants; the record of `key` in `keep`, just written, stays. */
-  private keepWithinBytes(keep: GenerationalMap<Entry>, key: string): void {
+  private keepWithinBytes(keep: GenerationalMap<KeyRecord>, key: string): void {
     if (this.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
       while (this.bytes > this.limits.maxBytes && records.size > (records === keep ? 1 : 0)) {
         const kept = records === keep ? records.get(key) : undefined
-        this.bytes -= bytesOf(records.dropOldest())
+        this.bytes -= released(records.dropOldest())
         if (kept && records.get(key) === undefined) this.add(records, key, kept)
       }
       if (records.size === 0) this.tenants.delete(tenant)
@@ -142,9 +157,13 @@ export class IdempotencyRecords {
   }
 }
 
-const bytesOf = (records: ReadonlyMap<string, Entry>): number => {
+/** Marks records dropped as no longer held; answers the bytes they held. */
+function released(records: ReadonlyMap<string, KeyRecord>): number {
   let bytes = 0
-  for (const entry of records.values()) bytes += entry.bytes
+  for (const record of records.values()) {
+    record.held = false
+    bytes += record.bytes
+  }
   return bytes
 }
 

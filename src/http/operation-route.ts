@@ -10,7 +10,7 @@ import { ApiError, validationFailed } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
 import { errorBody } from './error-body.ts'
-import type { IdempotencyRecords } from './idempotency.ts'
+import type { IdempotencyRecords, Recording } from './idempotency.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { applyFaults } from '../faults/apply-faults.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
@@ -49,7 +49,7 @@ interface CallState {
   tenantKey?: string
   body?: unknown
   /** Set when this call opened an idempotency record that its answer must close. */
-  recording?: { tenant: string; key: string }
+  recording?: Recording
   /** CORS's headers, which every answer of this call carries. */
   cors?: CorsHeaders
   /** Headers every answer of this call carries once its tenant is known (the rate limit's). */
@@ -103,16 +103,15 @@ async function answerCall(
     errorAnswer(error, line, deps),
   )
   if (outcome === 'drop') {
-    if (call.recording) deps.idempotency?.abandon(call.recording.tenant, call.recording.key)
+    if (call.recording) deps.idempotency?.abandon(call.recording)
     return void req.socket.destroy()
   }
   const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), line.url, deps)
   const body = deps.envelope && answer.status < 300 && !UNWRAPPED.has(operation.operationId) ? { data: answer.body } : answer.body
   const text = JSON.stringify(body)
   if (call.recording) {
-    const { tenant, key } = call.recording
-    if (answer.forced) deps.idempotency?.abandon(tenant, key)
-    else deps.idempotency?.finish(tenant, key, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
+    if (answer.forced) deps.idempotency?.abandon(call.recording)
+    else deps.idempotency?.finish(call.recording, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
   }
   if (call.tenantKey !== undefined) {
     deps.journal?.record(call.tenantKey, {
@@ -170,7 +169,7 @@ async function answerOf(
     const request = { method: line.method, path: line.path, body: sent?.raw }
     const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
-    call.recording = { tenant: tenantKey, key: idempotencyKey }
+    call.recording = outcome
   }
   if (tenantKey !== undefined && deps.faults) {
     const forced = await applyFaults({
