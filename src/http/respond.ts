@@ -59,7 +59,7 @@ function violationsOf(answer: Answer, validate: ValidateFunction | undefined): V
 /**
  * `text`: the body already serialized, when the caller needed it too. Sent as a string, so node
  * writes the head and the body in one packet. The headers are copied and added to with plain
- * stores: a spread followed by new names costs V8's slow path, about 2 µs an answer.
+ * stores: a spread followed by new names costs V8's slow path (docs/decisions.md, 2026-11-24).
  */
 export function sendJson(res: ServerResponse, answer: Answer, text: string = JSON.stringify(answer.body)): void {
   const headers: Record<string, string | number> = Object.assign({}, answer.headers)

@@ -36,7 +36,7 @@ function messageIdsOf(messageId: string | string[]): string[] {
 /**
  * Keeps the states ordered, unseen < seen < read, so `read` always implies `seen`. A copy and
  * plain stores rather than a spread with fields: a seeded message lacks the dates, and adding
- * them after a spread gives every copy a hidden class of its own (see present.ts).
+ * them after a spread gives every copy a hidden class of its own (docs/decisions.md, 2026-11-24).
  */
 function marked(message: StoredMessage, markAs: MarkAs, at: string): StoredMessage {
   const next = Object.assign({}, message)

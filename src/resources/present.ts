@@ -11,8 +11,8 @@ type Stamp = { _organizationId: string; _environmentId: string }
 /**
  * Stamps the tenant's ids onto a copy made for the answer (after its own fields). Plain stores
  * rather than `{ ...record, ...stamp }`: in V8 a spread followed by fields the record lacks gives
- * every answer a hidden class of its own, 2.5 µs for a subscriber against 0.3, and each answer is
- * then slower to check and to serialize too.
+ * every answer a hidden class of its own, slow to make, check and serialize (docs/decisions.md,
+ * 2026-11-24).
  */
 function stamped<T extends object>(copy: T, tenant: Tenant): T & Stamp {
   const out = copy as T & Stamp
