@@ -77,22 +77,22 @@ export class IdempotencyRecords {
     }
     const records = this.tenants.touch(tenant, this.newRecords)
     const body = bodyPrint(request.body)
-    const entry = records.get(key)
-    if (entry && entry.expiresAt > now) {
-      if (entry.method !== request.method || entry.path !== request.path || entry.body !== body) {
+    const existing = records.get(key)
+    if (existing && existing.expiresAt > now) {
+      if (existing.method !== request.method || existing.path !== request.path || existing.body !== body) {
         throw validationFailed(
           { general: { messages: [`Request with key "${key}" is being reused for a different body`] } },
           `Request with key "${key}" is being reused for a different body`,
         )
       }
-      if (entry.status === 0) {
+      if (existing.status === 0) {
         throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', `Request with key "${key}" is currently being processed. Please retry after 1 second`, {
           headers: { 'Retry-After': '1' },
         })
       }
-      return { kind: 'replay', status: entry.status, body: JSON.parse(entry.json) }
+      return { kind: 'replay', status: existing.status, body: JSON.parse(existing.json) }
     }
-    if (entry) this.remove(records, key)
+    if (existing) this.remove(records, key)
     const { method, path } = request
     const bytes = key.length + path.length + body.length + ENTRY_OVERHEAD_BYTES
     const record: KeyRecord = { method, path, body, expiresAt: now + RETENTION_MS, bytes, status: 0, json: '', held: true }
