@@ -51,17 +51,13 @@ interface Kept {
   readonly status: number
   readonly durationMs: number
   readonly violations: JournalEntry['violations']
-  /** JSON text, or its first BODY_LIMIT characters (kept as a string) when `cut` says so. */
+  /** JSON text, or its first BODY_LIMIT characters (kept as a string) when cut. */
   readonly request: string | undefined
   readonly response: string | undefined
-  readonly cut: Cut
+  readonly requestCut: boolean
+  readonly responseCut: boolean
   readonly bytes: number
 }
-
-/** Which of the bodies were cut, as bits. */
-type Cut = number
-const REQUEST_CUT = 1
-const RESPONSE_CUT = 2
 
 interface TenantJournal {
   next: number
@@ -143,9 +139,10 @@ export class RequestJournal {
     const responseText = keptText(call.responseBody, options.responseText, secrets)
     const request = requestText?.slice(0, BODY_LIMIT)
     const response = responseText?.slice(0, BODY_LIMIT)
-    const cut = (request !== requestText ? REQUEST_CUT : 0) | (response !== responseText ? RESPONSE_CUT : 0)
+    const requestCut = request !== requestText
+    const responseCut = response !== responseText
     const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.length ?? 0) + (response?.length ?? 0)
-    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, cut, bytes }
+    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, bytes }
     journal.entries.push(kept)
     this.bytes += bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
@@ -191,34 +188,36 @@ export class RequestJournal {
 }
 
 /** The entry as the admin API shows it, in the document's order of fields. */
-function entryOf({ id, time, operationId, method, path, url, status, durationMs, violations, request, response, cut }: Kept): JournalEntry {
+function entryOf(kept: Kept): JournalEntry {
+  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut } = kept
   const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
-  if (request !== undefined) entry.requestBody = valueOf(request, cut & REQUEST_CUT)
-  entry.responseBody = response === undefined ? undefined : valueOf(response, cut & RESPONSE_CUT)
+  if (request !== undefined) entry.requestBody = valueOf(request, requestCut)
+  entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut)
   if (violations) entry.violations = violations
-  if (cut) entry.truncated = true
+  if (requestCut || responseCut) entry.truncated = true
   return entry
 }
 
-const valueOf = (text: string, cut: number): unknown => (cut ? text : JSON.parse(text))
+const valueOf = (text: string, cut: boolean): unknown => (cut ? text : JSON.parse(text))
 
 /**
  * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
-function entryJson({ id, time, operationId, method, path, url, status, durationMs, violations, request, response, cut }: Kept, bodies: boolean): string {
+function entryJson(kept: Kept, bodies: boolean): string {
+  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut } = kept
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
   let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
-  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, cut & REQUEST_CUT)}`
-  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, cut & RESPONSE_CUT)}`
+  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut)}`
+  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`
-  if (bodies && cut) json += ',"truncated":true'
+  if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
   return `${json}}`
 }
 
-const bodyJson = (text: string, cut: number): string => (cut ? JSON.stringify(text) : text)
+const bodyJson = (text: string, cut: boolean): string => (cut ? JSON.stringify(text) : text)
 
 /** Each form of the entry is made once, and only when some subscription wants it. */
 function notifyAll(subscriptions: Set<Subscription>, kept: Kept): void {
