@@ -355,8 +355,8 @@ const costRatios = await costsAB()
  *   difference of their pause time per call is added.
  * - req/s at 50 connections, where the server's core is the limit: c / (c + work + collector), c
  *   being the server's CPU time per plain call there (all its threads, from /proc).
- * The server has the default flags, as in the rounds; its request log goes to this process with
- * the trace, and only the trace's lines are read.
+ * The server has the default flags, as in the rounds: its request log goes to stderr, read as in
+ * the rounds, and --trace-gc writes to stdout, whose lines alone are summed.
  */
 const KEY_PAIRS = QUICK ? 3000 : 10_000
 /** Pairs called first and not counted, per operation. */
