@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
-import { GenerationalMap } from '../generational-map.ts'
 import { RecencyMap } from '../recency-map.ts'
+import { RecentKeys } from '../recent-keys.ts'
 import { ApiError, validationFailed } from './api-error.ts'
 
 export const MAX_KEY_LENGTH = 255
@@ -29,7 +29,7 @@ export interface KeyRecord {
 }
 
 export interface IdempotencyLimits {
-  /** Keys kept per tenant at most; the most recent half of them at least. */
+  /** Keys kept per tenant: the most recent ones. */
   maxPerTenant: number
   /** Over all tenants: the records of the tenant written least recently go first. */
   maxBytes: number
@@ -61,14 +61,13 @@ export type Outcome = Recording | { kind: 'replay'; status: number; body: unknow
  * the memory without bound.
  */
 export class IdempotencyRecords {
-  /** Tenants in the order they last recorded a key, least recent first; each tenant's keys in two generations. */
-  private readonly tenants = new RecencyMap<GenerationalMap<KeyRecord>>()
+  /** Tenants in the order they last recorded a key, least recent first. */
+  private readonly tenants = new RecencyMap<RecentKeys<KeyRecord>>()
   private bytes = 0
-  private readonly newRecords: () => GenerationalMap<KeyRecord>
+  private readonly newRecords: () => RecentKeys<KeyRecord>
 
   constructor(private readonly limits: IdempotencyLimits) {
-    const generationSize = Math.max(1, Math.floor(limits.maxPerTenant / 2))
-    this.newRecords = () => new GenerationalMap(generationSize)
+    this.newRecords = () => new RecentKeys(Math.max(1, limits.maxPerTenant))
   }
 
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
@@ -128,43 +127,37 @@ export class IdempotencyRecords {
     if (records.size === 0) this.tenants.delete(tenant)
   }
 
-  private add(records: GenerationalMap<KeyRecord>, key: string, record: KeyRecord): void {
+  private add(records: RecentKeys<KeyRecord>, key: string, record: KeyRecord): void {
     const dropped = records.add(key, record)
     record.held = true
     this.bytes += record.bytes
-    if (dropped) this.bytes -= released(dropped)
+    if (dropped) this.release(dropped)
   }
 
-  private remove(records: GenerationalMap<KeyRecord>, key: string): void {
+  private remove(records: RecentKeys<KeyRecord>, key: string): void {
     const record = records.delete(key)
-    if (!record) return
+    if (record) this.release(record)
+  }
+
+  /** A record no longer held: an answer arriving for it after this is not kept. */
+  private release(record: KeyRecord): void {
     record.held = false
     this.bytes -= record.bytes
   }
 
   /** Drops the oldest records of the least recent tenants; the record of `key` in `keep`, just written, stays. */
-  private keepWithinBytes(keep: GenerationalMap<KeyRecord>, key: string): void {
+  private keepWithinBytes(keep: RecentKeys<KeyRecord>, key: string): void {
     if (this.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
       while (this.bytes > this.limits.maxBytes && records.size > (records === keep ? 1 : 0)) {
         const kept = records === keep ? records.get(key) : undefined
-        this.bytes -= released(records.dropOldest())
+        this.release(records.dropOldest()!)
         if (kept && records.get(key) === undefined) this.add(records, key, kept)
       }
       if (records.size === 0) this.tenants.delete(tenant)
     }
   }
-}
-
-/** Marks records dropped as no longer held; answers the bytes they held. */
-function released(records: ReadonlyMap<string, KeyRecord>): number {
-  let bytes = 0
-  for (const record of records.values()) {
-    record.held = false
-    bytes += record.bytes
-  }
-  return bytes
 }
 
 /** Up to this length the body itself is its print: comparing it costs less than hashing it. */
