@@ -55,7 +55,7 @@ export class RecentKeys<V> {
     let dropped: V | undefined
     if (this.used === this.keys.length) {
       if (this.keys.length < this.capacity) this.grow()
-      else dropped = this.dropAt(this.oldest)
+      else dropped = this.dropOldest()
     }
     const length = this.keys.length
     const position = this.oldest + this.used < length ? this.oldest + this.used : this.oldest + this.used - length
@@ -81,7 +81,15 @@ export class RecentKeys<V> {
 
   /** Drops the oldest entry; answers its value. */
   dropOldest(): V | undefined {
-    return this.held === 0 ? undefined : this.dropAt(this.oldest)
+    if (this.held === 0) return undefined
+    // Holes at the ends are given back as they appear (see clear), so the oldest position holds an entry.
+    const position = this.oldest
+    const value = this.values[position]
+    let slot = this.hashes[position]! & this.mask
+    while (this.slots[slot] !== position + 1) slot = (slot + 1) & this.mask
+    this.freeSlot(slot)
+    this.clear(position)
+    return value
   }
 
   /** The table slot of `key`, or -1. */
@@ -92,17 +100,6 @@ export class RecentKeys<V> {
       if (entry === FREE) return -1
       if (hashes[entry - 1] === hash && keys[entry - 1] === key) return slot
     }
-  }
-
-  /** Removes the entry at ring position `position` (the oldest, when that is a hole: then the oldest entry after it). */
-  private dropAt(position: number): V | undefined {
-    while (this.keys[position] === undefined) position = (position + 1) % this.keys.length
-    const value = this.values[position]
-    let slot = this.hashes[position]! & this.mask
-    while (this.slots[slot] !== position + 1) slot = (slot + 1) & this.mask
-    this.freeSlot(slot)
-    this.clear(position)
-    return value
   }
 
   /** Empties a ring position; holes at either end of the ring are given back. */
