@@ -1,0 +1,108 @@
+/**
+ * Target 8 read directly at 50 connections: req/s of one server while the kind of call it gets
+ * switches every 50 ms, so that every kind meets the same machine (which drifts by up to 30% here
+ * between identical measurements seconds apart). 50 raw keep-alive sockets (bench/lib/raw-client.ts:
+ * prepared bytes, no HTTP client per call) each send the next call as soon as an answer is in.
+ * The kinds:
+ * - plain: no extra header;
+ * - plain again: the same, under another name: what this method reads when nothing differs;
+ * - another header: `X-Request-Tag: <n>`, a header no one reads: what node's own parsing of one
+ *   more header costs (it builds `req.headers` for every HTTP/1.1 request, to check Host and Expect);
+ * - keyed: `Idempotency-Key: <n>`, a fresh key per call, as the official SDK sends.
+ * A window counts only the answers to its own kind's calls, after the first 5 ms; each kind's
+ * req/s is pooled over its windows and divided by plain's.
+ *
+ *   npm run bench:key                          # set-primary, 150 s
+ *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
+ */
+import { join } from 'node:path'
+import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
+import { HEADERS, ROOT, sleep, start, stop } from './lib/processes.ts'
+import { RawClient, rawRequest } from './lib/raw-client.ts'
+
+const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 150)
+const WINDOW_MS = 50
+/** Long enough for the 50 calls in flight when the kind switches to be answered. */
+const SETTLE_MS = 5
+const CONNECTIONS = 50
+const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
+const operation = operationNamed(OPERATION_NAME)
+
+function operationNamed(name: string): Operation {
+  const named = OPERATIONS.find((op) => op.name === name && WRITE_OPERATIONS.includes(op))
+  if (!named) throw new Error(`BENCH_KEY_OPERATION: one of ${WRITE_OPERATIONS.map((op) => op.name).join(', ')}`)
+  return named
+}
+
+/** Each kind of call and the header it adds to call n. */
+const KINDS: { name: string; headers(n: number): Record<string, string> }[] = [
+  { name: 'plain', headers: () => HEADERS },
+  { name: 'plain again', headers: () => HEADERS },
+  { name: 'another header', headers: (n) => ({ ...HEADERS, 'X-Request-Tag': `bench-${n}` }) },
+  { name: 'keyed', headers: (n) => ({ ...HEADERS, 'Idempotency-Key': `bench-${n}` }) },
+]
+type Kind = (typeof KINDS)[number]
+
+let calls = 0
+function requestOf(kind: Kind): Buffer {
+  const n = calls++
+  const body = operation.body?.(n)
+  return rawRequest(operation.method, operation.path(n), kind.headers(n), body === undefined ? undefined : JSON.stringify(body))
+}
+
+const running = await start({
+  name: 'novu-mock',
+  command: (port) => [process.execPath, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+})
+const now = { kind: KINDS[0]!, counting: false, answered: 0, running: true }
+
+/** Calls of the current kind, one after another; an answer counts for its window if the kind has not switched since. */
+async function drive(client: RawClient): Promise<void> {
+  while (now.running) {
+    const kind = now.kind
+    await client.call(requestOf(kind))
+    if (now.counting && kind === now.kind) now.answered++
+  }
+}
+
+const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => RawClient.open(running.port)))
+const driving = Promise.all(clients.map(drive))
+const totals = new Map(KINDS.map((kind) => [kind, { answered: 0, ms: 0 }]))
+try {
+  for (let i = 0; i < 40; i++) {
+    now.kind = KINDS[i % KINDS.length]!
+    await sleep(WINDOW_MS)
+  }
+  const end = performance.now() + SECONDS * 1000
+  for (let cycle = 0; performance.now() < end; cycle++) {
+    // Each kind in every position of the cycle in turn, so none always follows the same one.
+    const order = KINDS.map((_, k) => KINDS[(k + cycle) % KINDS.length]!)
+    if (cycle % 2 === 1) order.reverse()
+    for (const kind of order) {
+      now.kind = kind
+      now.counting = false
+      await sleep(SETTLE_MS)
+      now.answered = 0
+      now.counting = true
+      const started = performance.now()
+      await sleep(WINDOW_MS)
+      now.counting = false
+      const total = totals.get(kind)!
+      total.answered += now.answered
+      total.ms += performance.now() - started
+    }
+  }
+  now.running = false
+  await driving
+} finally {
+  for (const client of clients) client.close()
+  await stop(running)
+}
+
+const rps = (kind: Kind) => (totals.get(kind)!.answered / totals.get(kind)!.ms) * 1000
+const plain = KINDS[0]!
+console.log(`${OPERATION_NAME}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms`)
+for (const kind of KINDS) console.log(`  ${kind.name.padEnd(15)} ${rps(kind).toFixed(0).padStart(6)} req/s  ${(rps(kind) / rps(plain)).toFixed(3)}x plain`)
+const keyed = rps(KINDS[3]!) / rps(plain)
+console.log(`\n  8. idempotency key on every call: rps >= 0.95x without (pooled over the windows)      ${keyed.toFixed(3)}  ${keyed >= 0.95 ? 'met' : 'NOT met'}`)
