@@ -8,11 +8,11 @@
  * novu-mock is measured by three clients in turn on the same process: plain calls; an idempotency
  * key on every call (as the official SDK sends); and a browser's calls (Origin, so CORS) while the
  * inspector page's event stream is open. What the key and the browser cost over plain calls is
- * measured apart, the three taking turns in short slices (see costsAB), and the key's again as the
+ * measured apart, taking turns in short slices with plain calls again as the floor (see costsAB), and the key's again as the
  * server's time per call, keyed and plain calls alternating on one socket (see pairedKeyCosts). Start-up is measured
  * apart too, five starts unpinned (as a user runs it), next to the pinned starts of the rounds.
  *
- *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~20 min
+ *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~25 min
  *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.5 s warm-up), ~5 min
  *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench
  */
