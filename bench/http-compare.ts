@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { cpuMs, HEADERS, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, HEADERS, NOVU_MOCK, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 
@@ -143,12 +143,7 @@ interface BenchServer extends ServerDef {
   clients?: Client[]
 }
 
-const NOVU: BenchServer = {
-  name: 'novu-mock',
-  // Default flags: default log level (info) and strict response validation; logs go to /dev/null.
-  command: (port) => [node, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
-  ready: { path: '/__admin/health', ok: (status) => status === 200 },
-}
+const NOVU: BenchServer = { ...NOVU_MOCK }
 let idempotencyKeys = 0
 /** As the official SDK calls it: a new idempotency key on every call. */
 const IDEMPOTENT: Client = { name: 'novu-mock idem', requestHeaders: () => ({ 'Idempotency-Key': `bench-${++idempotencyKeys}` }) }
@@ -297,7 +292,7 @@ async function costsAB(): Promise<Map<string, number>> {
           }
           turns.push(rps)
         }
-        for (const client of AB_CLIENTS.slice(1)) ratios.set(`${client.name}|${op.name}|${connections}`, median(turns.map((rps) => rps.get(client)! / rps.get(PLAIN)!)))
+        for (const client of AB_CLIENTS.filter((client) => client !== PLAIN)) ratios.set(`${client.name}|${op.name}|${connections}`, median(turns.map((rps) => rps.get(client)! / rps.get(PLAIN)!)))
       }
     }
   } finally {

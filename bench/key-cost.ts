@@ -15,9 +15,8 @@
  *   npm run bench:key                          # set-primary, 150 s
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
-import { join } from 'node:path'
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
-import { HEADERS, ROOT, sleep, start, stop } from './lib/processes.ts'
+import { HEADERS, NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 150)
@@ -55,11 +54,7 @@ function requestOf(kind: Kind): Buffer {
   return rawRequest(operation.method, operation.path(n), kind.headers(n), body === undefined ? undefined : JSON.stringify(body))
 }
 
-const running = await start({
-  name: 'novu-mock',
-  command: (port) => [process.execPath, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
-  ready: { path: '/__admin/health', ok: (status) => status === 200 },
-})
+const running = await start(NOVU_MOCK)
 const now = { kind: PLAIN, counting: false, answered: 0, running: true }
 
 /** Calls of the current kind, one after another; an answer counts for its window if the kind has not switched since. */

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { cpus } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -71,6 +72,16 @@ export interface ServerDef {
  * `pinned`: on core 0 when taskset exists (the default); unpinned, as a user's machine runs it.
  * `onStdout`: handed what the server writes to stdout, which is dropped otherwise.
  */
+/**
+ * novu-mock as built (npm run build), with default flags: log level info and strict response
+ * validation. Its request log goes to stderr, kept only as the last lines for a failure.
+ */
+export const NOVU_MOCK: ServerDef = {
+  name: 'novu-mock',
+  command: (port) => [process.execPath, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+}
+
 export async function start(def: ServerDef, { pinned = PINNED, onStdout }: { pinned?: boolean; onStdout?: (text: string) => void } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)

@@ -150,10 +150,10 @@ export class IdempotencyRecords {
     if (this.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
     for (const [tenant, records] of this.tenants) {
       if (this.bytes <= this.limits.maxBytes) return
+      const kept = records === keep ? records.get(key) : undefined
       while (this.bytes > this.limits.maxBytes && records.size > (records === keep ? 1 : 0)) {
-        const kept = records === keep ? records.get(key) : undefined
         this.release(records.dropOldest()!)
-        if (kept && records.get(key) === undefined) this.add(records, key, kept)
+        if (kept && !kept.held) this.add(records, key, kept)
       }
       if (records.size === 0) this.tenants.delete(tenant)
     }
