@@ -57,8 +57,7 @@ export class RecentKeys<V> {
       if (this.keys.length < this.capacity) this.grow()
       else dropped = this.dropOldest()
     }
-    const length = this.keys.length
-    const position = this.oldest + this.used < length ? this.oldest + this.used : this.oldest + this.used - length
+    const position = this.wrap(this.oldest + this.used)
     const hash = key === this.missed ? this.missedHash : hashOf(key)
     this.keys[position] = key
     this.values[position] = value
@@ -104,15 +103,20 @@ export class RecentKeys<V> {
 
   /** Empties a ring position; holes at either end of the ring are given back. */
   private clear(position: number): void {
-    const length = this.keys.length
     this.keys[position] = undefined
     this.values[position] = undefined
     this.held--
+    // Wrapped by a comparison, not `%`: this runs on every key added once the ring is full, and a division costs more.
     while (this.used > 0 && this.keys[this.oldest] === undefined) {
-      this.oldest = (this.oldest + 1) % length
+      this.oldest = this.wrap(this.oldest + 1)
       this.used--
     }
-    while (this.used > 0 && this.keys[(this.oldest + this.used - 1) % length] === undefined) this.used--
+    while (this.used > 0 && this.keys[this.wrap(this.oldest + this.used - 1)] === undefined) this.used--
+  }
+
+  /** A position one lap past the ring's end, brought back into it. */
+  private wrap(position: number): number {
+    return position < this.keys.length ? position : position - this.keys.length
   }
 
   /** Frees a table slot, moving back the entries after it that would no longer be found (linear probing's deletion). */

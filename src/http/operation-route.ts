@@ -39,7 +39,6 @@ export interface RouteDependencies extends ResponseCheck {
 
 /** The list page already has its `data` and is never wrapped. */
 const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
-const NO_SECRETS: readonly string[] = []
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 const RETRY_LATER = 'Please wait some time, then try again.'
@@ -81,7 +80,8 @@ interface RequestLine {
  */
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
   return (req, res, params, headers) => {
-    const call: CallState = { cors: headers }
+    // Every field from the start: one shape for every call, keyed or not.
+    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined }
     return answerCall(operation, handler, deps, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, deps, call))
   }
 }
@@ -125,7 +125,7 @@ async function answerCall(
       requestBody: call.body,
       responseBody: body,
       violations: answer.violations,
-    }, { secrets: idempotencyKey === undefined ? NO_SECRETS : [idempotencyKey], responseText: text })
+    }, { secret: idempotencyKey, responseText: text })
   }
   const headers = headersOf(call, answer)
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey

@@ -8,7 +8,8 @@ export type JournalEntry = AdminSchemas['JournalEntry']
 export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'truncated'> & { url: string }
 
 export interface RecordOptions {
-  secrets?: readonly string[]
+  /** The call's idempotency key: never shown, in any body of the entry. */
+  secret?: string
   responseText?: string
 }
 
@@ -37,9 +38,11 @@ const ENTRY_OVERHEAD_BYTES = 300
 const TENANT_OVERHEAD_BYTES = 200
 
 /**
- * An entry as kept: one object of one shape, with bodies as JSON text (redacted, cut past
- * BODY_LIMIT) rather than object trees, so that a full journal is a few strings per call for the
- * collector, and its size is known.
+ * An entry as kept: one object of one shape, with bodies as JSON text (cut past BODY_LIMIT) rather
+ * than object trees, so that a full journal is a few strings per call for the collector, and its
+ * size is known. The secret is redacted when the entry is shown, not when it is kept: it is almost
+ * never in a body, and looking for it in every keyed call's bodies cost that call more than the
+ * rest of its journaling. A body to be cut is redacted as it is kept, while it is still JSON.
  */
 interface Kept {
   readonly id: number
@@ -56,6 +59,7 @@ interface Kept {
   readonly response: string | undefined
   readonly requestCut: boolean
   readonly responseCut: boolean
+  readonly secret: string | undefined
   readonly bytes: number
 }
 
@@ -124,25 +128,24 @@ export class RequestJournal {
   }
 
   /**
-   * Keeps the call, with every occurrence of each of `secrets` in its bodies redacted.
-   * `responseText`, the body as already serialized for the wire, spares serializing it again.
+   * Keeps the call; `secret` is never shown in its bodies. `responseText`, the body as already
+   * serialized for the wire, spares serializing it again.
    */
-  record(tenant: string, call: JournalCall, options: RecordOptions = {}): void {
+  record(tenant: string, call: JournalCall, { secret, responseText: serialized }: RecordOptions = {}): void {
     if (this.size === 0) return
-    const secrets = options.secrets ?? []
     const journal = this.tenants.touch(tenant, () => {
       this.bytes += TENANT_OVERHEAD_BYTES
       return { next: 1, entries: [] }
     })
     const { url, time, operationId, method, path, status, durationMs, violations } = call
-    const requestText = keptText(call.requestBody, undefined, secrets)
-    const responseText = keptText(call.responseBody, options.responseText, secrets)
+    const requestText = keptText(call.requestBody, undefined, secret)
+    const responseText = keptText(call.responseBody, serialized, secret)
     const request = requestText?.slice(0, BODY_LIMIT)
     const response = responseText?.slice(0, BODY_LIMIT)
     const requestCut = request !== requestText
     const responseCut = response !== responseText
     const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.length ?? 0) + (response?.length ?? 0)
-    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, bytes }
+    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret, bytes }
     journal.entries.push(kept)
     this.bytes += bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
@@ -189,35 +192,35 @@ export class RequestJournal {
 
 /** The entry as the admin API shows it, in the document's order of fields. */
 function entryOf(kept: Kept): JournalEntry {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
   const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
-  if (request !== undefined) entry.requestBody = valueOf(request, requestCut)
-  entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut)
+  if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
+  entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
   if (violations) entry.violations = violations
   if (requestCut || responseCut) entry.truncated = true
   return entry
 }
 
-const valueOf = (text: string, cut: boolean): unknown => (cut ? text : JSON.parse(text))
+const valueOf = (text: string, cut: boolean, secret: string | undefined): unknown => (cut ? text : JSON.parse(shown(text, secret)))
 
 /**
  * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
 function entryJson(kept: Kept, bodies: boolean): string {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
   let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
-  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut)}`
-  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut)}`
+  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`
+  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut, secret)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`
   if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
   return `${json}}`
 }
 
-const bodyJson = (text: string, cut: boolean): string => (cut ? JSON.stringify(text) : text)
+const bodyJson = (text: string, cut: boolean, secret: string | undefined): string => (cut ? JSON.stringify(text) : shown(text, secret))
 
 /** Each form of the entry is made once, and only when some subscription wants it. */
 function notifyAll(subscriptions: Set<Subscription>, kept: Kept): void {
@@ -238,19 +241,19 @@ function notify(listener: JournalListener, event: JournalEvent): void {
   }
 }
 
-/** A body as the journal keeps it: serialized once, secrets redacted (cut by the caller). */
-function keptText(body: unknown, serialized: string | undefined, secrets: readonly string[]): string | undefined {
+/** A body as the journal keeps it: serialized once; redacted now only if it is to be cut (cut by the caller). */
+function keptText(body: unknown, serialized: string | undefined, secret: string | undefined): string | undefined {
   if (body === undefined) return undefined
   const text = serialized ?? JSON.stringify(body)
-  if (!holdsAny(text, secrets)) return text
-  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactIn(value, secrets) : value))
+  return text.length > BODY_LIMIT && secret && text.includes(secret) ? redacted(body, secret) : text
 }
 
-function holdsAny(text: string, secrets: readonly string[]): boolean {
-  for (const secret of secrets) if (text.includes(secret)) return true
-  return false
+/** A kept body's JSON as shown: with the secret redacted, if it is there. */
+function shown(text: string, secret: string | undefined): string {
+  return secret && text.includes(secret) ? redacted(JSON.parse(text), secret) : text
 }
 
-function redactIn(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text)
+/** The body as JSON, each occurrence of the secret in its strings redacted. */
+function redacted(body: unknown, secret: string): string {
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? value.split(secret).join('[redacted]') : value))
 }

@@ -129,7 +129,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
     requestBody,
     responseBody: answer.body,
     ...(violations.length > 0 ? { violations } : {}),
-  }, { secrets: typeof req.headers['idempotency-key'] === 'string' ? [req.headers['idempotency-key']] : [] })
+  }, { secret: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined })
 }
 
 function badGateway(res: Response, req: Request, options: ProxyOptions, message: string, violations: DirectedViolation[]) {

@@ -17,7 +17,7 @@ describe('RequestJournal.subscribe', () => {
     const journal = new RequestJournal(10)
     const seen: JournalEntry[] = []
     const stop = journal.subscribe('a', (event) => seen.push(JSON.parse(event.json) as JournalEntry))!
-    journal.record('a', call('first', { key: 'idem-1' }), { secrets: ['idem-1'] })
+    journal.record('a', call('first', { key: 'idem-1' }), { secret: 'idem-1' })
     journal.record('b', call('other tenant'))
     stop()
     journal.record('a', call('after'))
