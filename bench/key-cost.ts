@@ -1,7 +1,8 @@
 /**
- * Target 8 read directly at 50 connections: req/s of one server while the kind of call it gets
- * switches every 50 ms, so that every kind meets the same machine (which drifts by up to 30% here
- * between identical measurements seconds apart). 50 raw keep-alive sockets (bench/lib/raw-client.ts:
+ * A key's cost at 50 connections, call by call: req/s of one server while the kind of call it
+ * gets switches every 50 ms, so that every kind meets the same machine (which drifts by up to 30%
+ * here between identical measurements seconds apart). Target 8 itself is read by
+ * bench/key-cost-servers.ts, which charges a key what it leaves behind too. 50 raw keep-alive sockets (bench/lib/raw-client.ts:
  * prepared bytes, no HTTP client per call) each send the next call as soon as an answer is in.
  * The kinds:
  * - plain: no extra header;
@@ -14,7 +15,7 @@
  * equally often (see WINDOWS). What a kind leaves for the collector to do later still falls
  * partly on the windows after it: this reading charges a key only part of the memory it keeps.
  *
- *   npm run bench:key                          # set-primary, 150 s
+ *   npm run bench:key                          # set-primary, 150 s, then bench/key-cost-servers.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
@@ -123,5 +124,5 @@ try {
 const rps = (kind: Kind) => (totals.get(kind)!.answered / totals.get(kind)!.ms) * 1000
 console.log(`${OPERATION_NAME}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms`)
 for (const kind of KINDS) console.log(`  ${kind.name.padEnd(15)} ${rps(kind).toFixed(0).padStart(6)} req/s  ${(rps(kind) / rps(PLAIN)).toFixed(3)}x plain`)
-const keyed = rps(KEYED) / rps(PLAIN)
-console.log(`\n  8. idempotency key on every call: rps >= 0.95x without (pooled over the windows)      ${keyed.toFixed(3)}  ${keyed >= 0.95 ? 'met' : 'NOT met'}`)
+// Not the target's reading: a key's deferred cost is spread over every kind here (bench/key-cost-servers.ts is).
+console.log(`\n  keyed over plain, kinds interleaved on one server: ${(rps(KEYED) / rps(PLAIN)).toFixed(3)}`)

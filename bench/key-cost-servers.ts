@@ -1,0 +1,111 @@
+/**
+ * Target 8 read so that a key pays for all it leaves behind: servers that get only keyed calls
+ * against servers that get only plain ones, each server's cost being its own CPU time (all its
+ * threads, the collector's included, wherever it ran) over the calls it answered. On one server
+ * that switches kinds (bench/key-cost.ts), what a keyed call leaves for the collector falls partly
+ * on the calls after it.
+ *
+ * Processes of the same build differ by a few percent (heap layout, compiled code), so there are
+ * four servers of each kind, started in alternating order. They take turns at 50 connections in
+ * windows of 300 ms, so that every server meets the same machine; the turns are short enough that
+ * an idle server's connections stay open.
+ *
+ *   npm run bench:key                          # this after bench/key-cost.ts
+ *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs tsx bench/key-cost-servers.ts
+ */
+import { OPERATIONS, WRITE_OPERATIONS } from './lib/operations.ts'
+import { HEADERS, NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
+import { RawClient, rawRequest } from './lib/raw-client.ts'
+
+const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 120)
+const PAIRS = 4
+const WINDOW_MS = 300
+const CONNECTIONS = 50
+const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
+const operation = OPERATIONS.find((op) => op.name === OPERATION_NAME && WRITE_OPERATIONS.includes(op))
+if (!operation) throw new Error(`BENCH_KEY_OPERATION: one of ${WRITE_OPERATIONS.map((op) => op.name).join(', ')}`)
+
+interface Server {
+  keyed: boolean
+  running: Running
+  clients: RawClient[]
+  /** Resolved while the server has its turn. */
+  turn: Promise<void>
+  begin: () => void
+  answered: number
+}
+
+let calls = 0
+function requestOf(keyed: boolean): Buffer {
+  const n = calls++
+  const headers = keyed ? { ...HEADERS, 'Idempotency-Key': `bench-${n}` } : HEADERS
+  const body = operation!.body?.(n)
+  return rawRequest(operation!.method, operation!.path(n), headers, body === undefined ? undefined : JSON.stringify(body))
+}
+
+async function startServer(keyed: boolean): Promise<Server> {
+  const running = await start(NOVU_MOCK)
+  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => RawClient.open(running.port)))
+  const server: Server = { keyed, running, clients, turn: Promise.resolve(), begin: () => {}, answered: 0 }
+  waitForTurn(server)
+  return server
+}
+
+const state = { running: true }
+
+function waitForTurn(server: Server): void {
+  server.turn = new Promise((resolve) => (server.begin = resolve))
+}
+
+async function drive(server: Server, client: RawClient): Promise<void> {
+  while (state.running) {
+    await server.turn
+    if (!state.running) return
+    await client.call(requestOf(server.keyed))
+    server.answered++
+  }
+}
+
+async function take(server: Server, ms: number): Promise<void> {
+  server.begin()
+  await sleep(ms)
+  waitForTurn(server)
+}
+
+const servers: Server[] = []
+for (let pair = 0; pair < PAIRS; pair++) {
+  for (const keyed of pair % 2 === 0 ? [true, false] : [false, true]) servers.push(await startServer(keyed))
+}
+const driving = servers.flatMap((server) => server.clients.map((client) => drive(server, client)))
+try {
+  for (let pass = 0; pass < 3; pass++) for (const server of servers) await take(server, 400)
+  await sleep(200)
+  const answeredBefore = servers.map((server) => server.answered)
+  const cpuBefore = servers.map((server) => cpuMs(server.running.child.pid))
+  const end = performance.now() + SECONDS * 1000
+  for (let cycle = 0; performance.now() < end; cycle++) {
+    // A stride of 3 over 8 servers visits each once per cycle, in an order that moves every cycle.
+    for (let i = 0; i < servers.length; i++) await take(servers[(i * 3 + cycle) % servers.length]!, WINDOW_MS)
+  }
+  await sleep(500)
+  const costs = servers.map((server, i) => (cpuMs(server.running.child.pid) - cpuBefore[i]!) * 1000 / (server.answered - answeredBefore[i]!))
+  report(costs)
+} finally {
+  state.running = false
+  for (const server of servers) {
+    server.begin()
+    for (const client of server.clients) client.close()
+  }
+  await Promise.allSettled(driving)
+  await Promise.all(servers.map((server) => stop(server.running)))
+}
+
+function report(costs: number[]): void {
+  const of = (keyed: boolean) => costs.filter((_, i) => servers[i]!.keyed === keyed)
+  const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
+  const ratio = mean(of(false)) / mean(of(true))
+  console.log(`\n${OPERATION_NAME}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms; CPU µs per call`)
+  console.log(`  keyed only       ${of(true).map((us) => us.toFixed(1)).join('  ')}`)
+  console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)
+  console.log(`\n  8. idempotency key on every call: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${ratio >= 0.95 ? 'met' : 'NOT met'}`)
+}
