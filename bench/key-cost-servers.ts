@@ -13,7 +13,7 @@
  *   npm run bench:key                          # this after bench/key-cost.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs tsx bench/key-cost-servers.ts
  */
-import { OPERATIONS, WRITE_OPERATIONS } from './lib/operations.ts'
+import { writeOperationNamed } from './lib/operations.ts'
 import { HEADERS, NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 
@@ -22,8 +22,7 @@ const PAIRS = 4
 const WINDOW_MS = 300
 const CONNECTIONS = 50
 const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
-const operation = OPERATIONS.find((op) => op.name === OPERATION_NAME && WRITE_OPERATIONS.includes(op))
-if (!operation) throw new Error(`BENCH_KEY_OPERATION: one of ${WRITE_OPERATIONS.map((op) => op.name).join(', ')}`)
+const operation = writeOperationNamed(OPERATION_NAME)
 
 interface Server {
   keyed: boolean
@@ -39,8 +38,8 @@ let calls = 0
 function requestOf(keyed: boolean): Buffer {
   const n = calls++
   const headers = keyed ? { ...HEADERS, 'Idempotency-Key': `bench-${n}` } : HEADERS
-  const body = operation!.body?.(n)
-  return rawRequest(operation!.method, operation!.path(n), headers, body === undefined ? undefined : JSON.stringify(body))
+  const body = operation.body?.(n)
+  return rawRequest(operation.method, operation.path(n), headers, body === undefined ? undefined : JSON.stringify(body))
 }
 
 async function startServer(keyed: boolean): Promise<Server> {

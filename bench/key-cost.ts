@@ -2,8 +2,9 @@
  * A key's cost at 50 connections, call by call: req/s of one server while the kind of call it
  * gets switches every 50 ms, so that every kind meets the same machine (which drifts by up to 30%
  * here between identical measurements seconds apart). Target 8 itself is read by
- * bench/key-cost-servers.ts, which charges a key what it leaves behind too. 50 raw keep-alive sockets (bench/lib/raw-client.ts:
- * prepared bytes, no HTTP client per call) each send the next call as soon as an answer is in.
+ * bench/key-cost-servers.ts, which charges a key what it leaves behind too. 50 raw keep-alive
+ * sockets (bench/lib/raw-client.ts: prepared bytes, no HTTP client per call) each send the next
+ * call as soon as an answer is in.
  * The kinds:
  * - plain: no extra header;
  * - plain again: the same, under another name: what this method reads when nothing differs;
@@ -18,7 +19,7 @@
  *   npm run bench:key                          # set-primary, 150 s, then bench/key-cost-servers.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
-import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
+import { writeOperationNamed } from './lib/operations.ts'
 import { HEADERS, NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 
@@ -28,13 +29,7 @@ const WINDOW_MS = 50
 const SETTLE_MS = 5
 const CONNECTIONS = 50
 const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
-const operation = operationNamed(OPERATION_NAME)
-
-function operationNamed(name: string): Operation {
-  const named = OPERATIONS.find((op) => op.name === name && WRITE_OPERATIONS.includes(op))
-  if (!named) throw new Error(`BENCH_KEY_OPERATION: one of ${WRITE_OPERATIONS.map((op) => op.name).join(', ')}`)
-  return named
-}
+const operation = writeOperationNamed(OPERATION_NAME)
 
 /** A kind of call and the headers of its call n. */
 interface Kind {
