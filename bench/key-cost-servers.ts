@@ -13,16 +13,13 @@
  *   npm run bench:key                          # this after bench/key-cost.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs tsx bench/key-cost-servers.ts
  */
-import { writeOperationNamed } from './lib/operations.ts'
-import { HEADERS, NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
-import { RawClient, rawRequest } from './lib/raw-client.ts'
+import { CONNECTIONS, KEYED_HEADERS, OPERATION, PLAIN_HEADERS, nextCall } from './lib/key-calls.ts'
+import { NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
+import { RawClient } from './lib/raw-client.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 120)
 const PAIRS = 4
 const WINDOW_MS = 300
-const CONNECTIONS = 50
-const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
-const operation = writeOperationNamed(OPERATION_NAME)
 
 interface Server {
   keyed: boolean
@@ -32,14 +29,6 @@ interface Server {
   turn: Promise<void>
   begin: () => void
   answered: number
-}
-
-let calls = 0
-function requestOf(keyed: boolean): Buffer {
-  const n = calls++
-  const headers = keyed ? { ...HEADERS, 'Idempotency-Key': `bench-${n}` } : HEADERS
-  const body = operation.body?.(n)
-  return rawRequest(operation.method, operation.path(n), headers, body === undefined ? undefined : JSON.stringify(body))
 }
 
 async function startServer(keyed: boolean): Promise<Server> {
@@ -60,7 +49,7 @@ async function drive(server: Server, client: RawClient): Promise<void> {
   while (state.running) {
     await server.turn
     if (!state.running) return
-    await client.call(requestOf(server.keyed))
+    await client.call(nextCall(server.keyed ? KEYED_HEADERS : PLAIN_HEADERS))
     server.answered++
   }
 }
@@ -103,7 +92,7 @@ function report(costs: number[]): void {
   const of = (keyed: boolean) => costs.filter((_, i) => servers[i]!.keyed === keyed)
   const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
   const ratio = mean(of(false)) / mean(of(true))
-  console.log(`\n${OPERATION_NAME}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms; CPU µs per call`)
+  console.log(`\n${OPERATION.name}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms; CPU µs per call`)
   console.log(`  keyed only       ${of(true).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`\n  8. idempotency key on every call: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${ratio >= 0.95 ? 'met' : 'NOT met'}`)

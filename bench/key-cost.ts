@@ -19,28 +19,25 @@
  *   npm run bench:key                          # set-primary, 150 s, then bench/key-cost-servers.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
-import { writeOperationNamed } from './lib/operations.ts'
+import { CONNECTIONS, KEYED_HEADERS, OPERATION, PLAIN_HEADERS, nextCall, type CallHeaders } from './lib/key-calls.ts'
 import { HEADERS, NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
-import { RawClient, rawRequest } from './lib/raw-client.ts'
+import { RawClient } from './lib/raw-client.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 150)
 const WINDOW_MS = 50
 /** Long enough for the 50 calls in flight when the kind switches to be answered. */
 const SETTLE_MS = 5
-const CONNECTIONS = 50
-const OPERATION_NAME = process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration'
-const operation = writeOperationNamed(OPERATION_NAME)
 
 /** A kind of call and the headers of its call n. */
 interface Kind {
   name: string
-  headers(n: number): Record<string, string>
+  headers: CallHeaders
 }
-const PLAIN: Kind = { name: 'plain', headers: () => HEADERS }
-const KEYED: Kind = { name: 'keyed', headers: (n) => ({ ...HEADERS, 'Idempotency-Key': `bench-${n}` }) }
+const PLAIN: Kind = { name: 'plain', headers: PLAIN_HEADERS }
+const KEYED: Kind = { name: 'keyed', headers: KEYED_HEADERS }
 const KINDS: Kind[] = [
   PLAIN,
-  { name: 'plain again', headers: () => HEADERS },
+  { name: 'plain again', headers: PLAIN_HEADERS },
   { name: 'another header', headers: (n) => ({ ...HEADERS, 'X-Request-Tag': `bench-${n}` }) },
   KEYED,
 ]
@@ -66,13 +63,6 @@ function everyPairOnce(n: number): number[] {
   return circuit.reverse().slice(0, -1)
 }
 
-let calls = 0
-function requestOf(kind: Kind): Buffer {
-  const n = calls++
-  const body = operation.body?.(n)
-  return rawRequest(operation.method, operation.path(n), kind.headers(n), body === undefined ? undefined : JSON.stringify(body))
-}
-
 const running = await start(NOVU_MOCK)
 const now = { kind: PLAIN, counting: false, answered: 0, running: true }
 
@@ -80,7 +70,7 @@ const now = { kind: PLAIN, counting: false, answered: 0, running: true }
 async function drive(client: RawClient): Promise<void> {
   while (now.running) {
     const kind = now.kind
-    await client.call(requestOf(kind))
+    await client.call(nextCall(kind.headers))
     if (now.counting && kind === now.kind) now.answered++
   }
 }
@@ -117,7 +107,7 @@ try {
 }
 
 const rps = (kind: Kind) => (totals.get(kind)!.answered / totals.get(kind)!.ms) * 1000
-console.log(`${OPERATION_NAME}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms`)
+console.log(`${OPERATION.name}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms`)
 for (const kind of KINDS) console.log(`  ${kind.name.padEnd(15)} ${rps(kind).toFixed(0).padStart(6)} req/s  ${(rps(kind) / rps(PLAIN)).toFixed(3)}x plain`)
 // Not the target's reading: a key's deferred cost is spread over every kind here (bench/key-cost-servers.ts is).
 console.log(`\n  keyed over plain, kinds interleaved on one server: ${(rps(KEYED) / rps(PLAIN)).toFixed(3)}`)

@@ -37,10 +37,3 @@ export const OPERATIONS: Operation[] = [
   },
 ]
 export const WRITE_OPERATIONS = OPERATIONS.filter((op) => op.method !== 'GET')
-
-/** The write operation of that name, for the scripts that read a key's cost (BENCH_KEY_OPERATION). */
-export function writeOperationNamed(name: string): Operation {
-  const named = WRITE_OPERATIONS.find((op) => op.name === name)
-  if (!named) throw new Error(`BENCH_KEY_OPERATION: one of ${WRITE_OPERATIONS.map((op) => op.name).join(', ')}`)
-  return named
-}
