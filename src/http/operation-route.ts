@@ -16,7 +16,7 @@ import { applyFaults } from '../faults/apply-faults.ts'
 import type { FaultRules } from '../faults/fault-rules.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { readJsonBody } from './read-body.ts'
-import { checkedAnswer, sendJson, type Answer, type ResponseCheck } from './respond.ts'
+import { appendHeaders, checkedAnswer, sendJsonText, type Answer, type HeaderList, type ResponseCheck } from './respond.ts'
 
 export interface RouteDependencies extends ResponseCheck {
   store: Store
@@ -127,21 +127,25 @@ async function answerCall(
       violations: answer.violations,
     }, { secret: idempotencyKey, responseText: text })
   }
-  const headers = headersOf(call, answer)
-  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey
-  sendJson(res, { status: answer.status, body, headers }, text)
+  const head = headListOf(call, answer)
+  if (idempotencyKey !== undefined) head.push('Idempotency-Key', idempotencyKey)
+  sendJsonText(res, answer.status, head, text)
 }
 
 /** A failure after the answer was made (sending it, journaling it): a 500 if nothing was sent yet. */
 function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps: RouteDependencies, call: CallState): void {
   const answer = errorAnswer(error, requestLineOf(req), deps)
   if (res.headersSent) return void res.destroy()
-  sendJson(res, { status: answer.status, body: answer.body, headers: headersOf(call, answer) })
+  sendJsonText(res, answer.status, headListOf(call, answer), JSON.stringify(answer.body))
 }
 
 /** Every header an answer of the call carries: CORS's, then the rate limit's, then the answer's own. */
-function headersOf(call: CallState, answer: Answer): Record<string, string> {
-  return Object.assign({}, call.cors, call.headers, answer.headers)
+function headListOf(call: CallState, answer: Answer): HeaderList {
+  const head: HeaderList = []
+  appendHeaders(head, call.cors)
+  appendHeaders(head, call.headers)
+  appendHeaders(head, answer.headers)
+  return head
 }
 
 interface Incoming {
