@@ -8,9 +8,10 @@
  * The kinds:
  * - plain: no extra header;
  * - plain again: the same, under another name: what this method reads when nothing differs;
- * - another header: `X-Request-Tag: <n>`, a header no one reads: what node's own parsing of one
+ * - another header: `x-request-tag: <n>`, a header no one reads: what node's own parsing of one
  *   more header costs (it builds `req.headers` for every HTTP/1.1 request, to check Host and Expect);
- * - keyed: `Idempotency-Key: <n>`, a fresh key per call, as the official SDK sends.
+ * - keyed: `idempotency-key: <key>`, a fresh key per call, as the official SDK sends
+ *   (bench/lib/key-calls.ts: the calls are the SDK's, or with BENCH_KEY_SHAPE=minimal the bench's).
  * A window counts only the answers to its own kind's calls, after the first 5 ms; each kind's
  * req/s is pooled over its windows and divided by plain's. Each kind follows each other kind
  * equally often (see WINDOWS). What a kind leaves for the collector to do later still falls
@@ -19,8 +20,8 @@
  *   npm run bench:key                          # set-primary, 150 s, then bench/key-cost-servers.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
-import { CONNECTIONS, KEYED_HEADERS, OPERATION, PLAIN_HEADERS, nextCall, type CallHeaders } from './lib/key-calls.ts'
-import { HEADERS, NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
+import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, SHAPE, nextCall, type ExtraHeader } from './lib/key-calls.ts'
+import { NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
 import { RawClient } from './lib/raw-client.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 150)
@@ -28,17 +29,17 @@ const WINDOW_MS = 50
 /** Long enough for the 50 calls in flight when the kind switches to be answered. */
 const SETTLE_MS = 5
 
-/** A kind of call and the headers of its call n. */
+/** A kind of call and the header it adds to its call n. */
 interface Kind {
   name: string
-  headers: CallHeaders
+  header: ExtraHeader
 }
-const PLAIN: Kind = { name: 'plain', headers: PLAIN_HEADERS }
-const KEYED: Kind = { name: 'keyed', headers: KEYED_HEADERS }
+const PLAIN: Kind = { name: 'plain', header: NO_HEADER }
+const KEYED: Kind = { name: 'keyed', header: KEY_HEADER }
 const KINDS: Kind[] = [
   PLAIN,
-  { name: 'plain again', headers: PLAIN_HEADERS },
-  { name: 'another header', headers: (n) => ({ ...HEADERS, 'X-Request-Tag': `bench-${n}` }) },
+  { name: 'plain again', header: NO_HEADER },
+  { name: 'another header', header: (n) => [SHAPE === 'sdk' ? 'x-request-tag' : 'X-Request-Tag', `bench-${n}`] },
   KEYED,
 ]
 
@@ -70,7 +71,7 @@ const now = { kind: PLAIN, counting: false, answered: 0, running: true }
 async function drive(client: RawClient): Promise<void> {
   while (now.running) {
     const kind = now.kind
-    await client.call(nextCall(kind.headers))
+    await client.call(nextCall(kind.header))
     if (now.counting && kind === now.kind) now.answered++
   }
 }
@@ -107,7 +108,7 @@ try {
 }
 
 const rps = (kind: Kind) => (totals.get(kind)!.answered / totals.get(kind)!.ms) * 1000
-console.log(`${OPERATION.name}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms`)
+console.log(`${OPERATION.name}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms; requests as ${SHAPE === 'sdk' ? 'the SDK writes them' : 'the rest of the bench writes them'}`)
 for (const kind of KINDS) console.log(`  ${kind.name.padEnd(15)} ${rps(kind).toFixed(0).padStart(6)} req/s  ${(rps(kind) / rps(PLAIN)).toFixed(3)}x plain`)
 // Not the target's reading: a key's deferred cost is spread over every kind here (bench/key-cost-servers.ts is).
 console.log(`\n  keyed over plain, kinds interleaved on one server: ${(rps(KEYED) / rps(PLAIN)).toFixed(3)}`)
