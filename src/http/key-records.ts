@@ -1,9 +1,25 @@
-/** Places the columns start with: a tenant that sends a few keys holds a few. */
+/** Places a tenant's records start with: a tenant that sends a few keys holds a few. */
 const FIRST_LENGTH = 8
 const FREE = 0
 
-/** What one record costs beyond its strings: its place in each column and in the table. */
+/** What one record costs beyond its strings: its row, its strings' places and its table slot. */
 const RECORD_OVERHEAD_BYTES = 100
+
+/** A record's numbers: 32 bytes, two records to a cache line. Float64 places, then Int32 places, of one row. */
+const ROW_F64 = 4
+const ROW_I32 = 8
+const ID = 0
+const EXPIRES_AT = 1
+const STATUS = 4
+const SIZE = 5
+const HASH = 6
+/** A record's strings, side by side in one array. */
+const TEXTS = 5
+const KEY = 0
+const METHOD = 1
+const PATH = 2
+const BODY = 3
+const ANSWER = 4
 
 /** Bytes held over every tenant's records: each tenant's records count theirs into it. */
 export interface ByteCount {
@@ -13,15 +29,17 @@ export interface ByteCount {
 /**
  * One tenant's idempotency records, the last `capacity` keys it sent, oldest dropped first. A
  * record is known by its id, the number of keys the tenant sent before it plus one; it lives at
- * place `id & mask` of columns of numbers and of strings, so a record adds no object to the heap.
- * Every record outlives several collections of the young generation, so an object per record was
- * copied and then promoted on every keyed call (docs/decisions.md, 2026-11-24). The strings kept
- * are the ones the call made anyway (its key, path and answer are also in the journal).
+ * place `id & mask`: a row of numbers (id, expiry, status, size, key hash) in one typed array and
+ * its strings side by side in one array, so a record adds no object to the heap and a call
+ * touches a cache line or two of each. Every record outlives several collections of the young
+ * generation, so an object per record was copied and then promoted on every keyed call, and
+ * fields in a column each were a cache line each (docs/decisions.md, 2026-11-24). The strings
+ * kept are the ones the call made anyway (its key, path and answer are also in the journal).
  *
- * A key is found through its 32-bit hash in a linear-probing table of places, so telling that a
- * key is not held (the usual case: the official SDK sends a fresh key on every call) compares
- * numbers only. A record removed before its turn leaves a hole; holes count towards the columns'
- * length (the capacity rounded up to a power of two), not towards the capacity.
+ * A key is found through its 32-bit hash in a linear-probing table of (place, hash) pairs, so
+ * telling that a key is not held (the usual case: the official SDK sends a fresh key on every
+ * call) compares numbers in the table alone. A record removed before its turn leaves a hole;
+ * holes count towards the places (the capacity rounded up to a power of two), not the capacity.
  */
 export class KeyRecords {
   private readonly mask: number
@@ -29,18 +47,11 @@ export class KeyRecords {
   private next = 1
   private oldest = 1
   private held = 0
-  /** Per place: the id held there (0 for none), the key's hash, and the record's fields. */
-  private ids: Float64Array
-  private hashes: Int32Array
-  private statuses: Int32Array
-  private sizes: Int32Array
-  private expiries: Float64Array
-  private readonly keys: (string | undefined)[] = []
-  private readonly methods: (string | undefined)[] = []
-  private readonly paths: (string | undefined)[] = []
-  private readonly bodies: (string | undefined)[] = []
-  private readonly answers: (string | undefined)[] = []
-  /** Per table slot: a place plus one, or FREE. */
+  /** Per place, one row: ID and EXPIRES_AT in `f64`, STATUS, SIZE and HASH in `i32`, over the same bytes. */
+  private f64: Float64Array
+  private i32: Int32Array
+  private readonly texts: (string | undefined)[] = []
+  /** Per table slot, a pair: a place plus one (or FREE), and its key's hash. */
   private slots: Int32Array
   private slotMask: number
   /** The key the last `find` missed, and its hash: `open` usually follows with the same string. */
@@ -53,13 +64,10 @@ export class KeyRecords {
   ) {
     this.mask = 2 ** Math.ceil(Math.log2(Math.max(1, capacity))) - 1
     const length = Math.min(this.mask + 1, FIRST_LENGTH)
-    this.ids = new Float64Array(length)
-    this.hashes = new Int32Array(length)
-    this.statuses = new Int32Array(length)
-    this.sizes = new Int32Array(length)
-    this.expiries = new Float64Array(length)
-    this.slots = new Int32Array(length * 2)
-    this.slotMask = this.slots.length - 1
+    this.f64 = new Float64Array(length * ROW_F64)
+    this.i32 = new Int32Array(this.f64.buffer)
+    this.slots = new Int32Array(length * 4)
+    this.slotMask = length * 2 - 1
   }
 
   get size(): number {
@@ -69,11 +77,11 @@ export class KeyRecords {
   /** The id of the record held for `key`, or 0. */
   find(key: string): number {
     const hash = hashOf(key)
-    const { slots, slotMask, hashes, keys, ids } = this
+    const { slots, slotMask, texts } = this
     for (let slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
-      const entry = slots[slot]!
+      const entry = slots[slot * 2]!
       if (entry === FREE) break
-      if (hashes[entry - 1] === hash && keys[entry - 1] === key) return ids[entry - 1]!
+      if (slots[slot * 2 + 1] === hash && texts[(entry - 1) * TEXTS + KEY] === key) return this.f64[(entry - 1) * ROW_F64 + ID]!
     }
     this.missed = key
     this.missedHash = hash
@@ -85,54 +93,57 @@ export class KeyRecords {
     while (this.held >= this.capacity || this.next - this.oldest > this.mask) this.dropOldest()
     const id = this.next++
     const place = id & this.mask
-    if (place === this.ids.length) this.grow()
+    if (place * ROW_F64 === this.f64.length) this.grow()
     const size = RECORD_OVERHEAD_BYTES + key.length + path.length + body.length
-    this.ids[place] = id
-    this.hashes[place] = key === this.missed ? this.missedHash : hashOf(key)
-    this.statuses[place] = 0
-    this.sizes[place] = size
-    this.expiries[place] = expiresAt
-    this.keys[place] = key
-    this.methods[place] = method
-    this.paths[place] = path
-    this.bodies[place] = body
-    this.answers[place] = undefined
+    const hash = key === this.missed ? this.missedHash : hashOf(key)
+    const row = place * ROW_F64
+    this.f64[row + ID] = id
+    this.f64[row + EXPIRES_AT] = expiresAt
+    this.i32[row * 2 + STATUS] = 0
+    this.i32[row * 2 + SIZE] = size
+    this.i32[row * 2 + HASH] = hash
+    const at = place * TEXTS
+    this.texts[at + KEY] = key
+    this.texts[at + METHOD] = method
+    this.texts[at + PATH] = path
+    this.texts[at + BODY] = body
+    this.texts[at + ANSWER] = undefined
     this.held++
     this.count.bytes += size
-    this.link(place)
+    this.link(place, hash)
     return id
   }
 
   /** Whether record `id` is held and has no answer yet: false once it is answered, removed or dropped. */
   isOpen(id: number): boolean {
-    return this.holds(id) && this.statuses[id & this.mask] === 0
+    return this.holds(id) && this.i32[(id & this.mask) * ROW_I32 + STATUS] === 0
   }
 
   matches(id: number, method: string, path: string, body: string): boolean {
-    const place = id & this.mask
-    return this.methods[place] === method && this.paths[place] === path && this.bodies[place] === body
+    const at = (id & this.mask) * TEXTS
+    return this.texts[at + METHOD] === method && this.texts[at + PATH] === path && this.texts[at + BODY] === body
   }
 
   expiresAt(id: number): number {
-    return this.expiries[id & this.mask]!
+    return this.f64[(id & this.mask) * ROW_F64 + EXPIRES_AT]!
   }
 
   /** The answer's status, 0 while the call runs. */
   status(id: number): number {
-    return this.statuses[id & this.mask]!
+    return this.i32[(id & this.mask) * ROW_I32 + STATUS]!
   }
 
   /** The answer's body as JSON. */
   answer(id: number): string {
-    return this.answers[id & this.mask] ?? ''
+    return this.texts[(id & this.mask) * TEXTS + ANSWER] ?? ''
   }
 
   /** Keeps the answer of an open record (see isOpen). */
   answered(id: number, status: number, json: string): void {
     const place = id & this.mask
-    this.statuses[place] = status
-    this.answers[place] = json
-    this.sizes[place]! += json.length
+    this.i32[place * ROW_I32 + STATUS] = status
+    this.i32[place * ROW_I32 + SIZE]! += json.length
+    this.texts[place * TEXTS + ANSWER] = json
     this.count.bytes += json.length
   }
 
@@ -153,62 +164,62 @@ export class KeyRecords {
 
   /** Ids start at 1: a place never used holds 0. */
   private holds(id: number): boolean {
-    return id !== 0 && this.ids[id & this.mask] === id
+    return id !== 0 && this.f64[(id & this.mask) * ROW_F64 + ID] === id
   }
 
   /** Empties a place; the oldest id moves past the places emptied at the old end. */
   private clear(place: number): void {
-    this.count.bytes -= this.sizes[place]!
-    this.ids[place] = 0
-    this.keys[place] = undefined
-    this.methods[place] = undefined
-    this.paths[place] = undefined
-    this.bodies[place] = undefined
-    this.answers[place] = undefined
+    this.count.bytes -= this.i32[place * ROW_I32 + SIZE]!
+    this.f64[place * ROW_F64 + ID] = 0
+    const at = place * TEXTS
+    this.texts[at + KEY] = undefined
+    this.texts[at + METHOD] = undefined
+    this.texts[at + PATH] = undefined
+    this.texts[at + BODY] = undefined
+    this.texts[at + ANSWER] = undefined
     this.held--
-    while (this.oldest < this.next && this.ids[this.oldest & this.mask] !== this.oldest) this.oldest++
+    while (this.oldest < this.next && !this.holds(this.oldest)) this.oldest++
   }
 
-  /** Doubles the columns (places keep their numbers: the ids held so far are all below the old length) and the table. */
+  /** Doubles the rows (places keep their numbers: the ids held so far are all below the old length) and the table. */
   private grow(): void {
-    const length = this.ids.length * 2
-    this.ids = grown(this.ids, new Float64Array(length))
-    this.hashes = grown(this.hashes, new Int32Array(length))
-    this.statuses = grown(this.statuses, new Int32Array(length))
-    this.sizes = grown(this.sizes, new Int32Array(length))
-    this.expiries = grown(this.expiries, new Float64Array(length))
-    this.slots = new Int32Array(length * 2)
-    this.slotMask = this.slots.length - 1
-    for (let id = this.oldest; id < this.next - 1; id++) if (this.ids[id & this.mask] === id) this.link(id & this.mask)
+    const length = (this.f64.length / ROW_F64) * 2
+    const f64 = new Float64Array(length * ROW_F64)
+    f64.set(this.f64)
+    this.f64 = f64
+    this.i32 = new Int32Array(f64.buffer)
+    this.slots = new Int32Array(length * 4)
+    this.slotMask = length * 2 - 1
+    for (let id = this.oldest; id < this.next - 1; id++) {
+      const place = id & this.mask
+      if (this.holds(id)) this.link(place, this.i32[place * ROW_I32 + HASH]!)
+    }
   }
 
   /** Puts a place in the table, at the first free slot from its hash's. */
-  private link(place: number): void {
-    let slot = this.hashes[place]! & this.slotMask
-    while (this.slots[slot] !== FREE) slot = (slot + 1) & this.slotMask
-    this.slots[slot] = place + 1
+  private link(place: number, hash: number): void {
+    let slot = hash & this.slotMask
+    while (this.slots[slot * 2] !== FREE) slot = (slot + 1) & this.slotMask
+    this.slots[slot * 2] = place + 1
+    this.slots[slot * 2 + 1] = hash
   }
 
   /** Takes a place out of the table, moving back the entries after it that would no longer be found (linear probing's deletion). */
   private unlink(place: number): void {
-    const { slots, slotMask, hashes } = this
-    let slot = hashes[place]! & slotMask
-    while (slots[slot] !== place + 1) slot = (slot + 1) & slotMask
-    for (let next = (slot + 1) & slotMask; slots[next] !== FREE; next = (next + 1) & slotMask) {
-      const home = hashes[slots[next]! - 1]! & slotMask
+    const { slots, slotMask } = this
+    let slot = this.i32[place * ROW_I32 + HASH]! & slotMask
+    while (slots[slot * 2] !== place + 1) slot = (slot + 1) & slotMask
+    for (let next = (slot + 1) & slotMask; slots[next * 2] !== FREE; next = (next + 1) & slotMask) {
+      const home = slots[next * 2 + 1]! & slotMask
       // The entry at `next` may move to `slot` unless its home lies cyclically within (slot, next].
       const stays = slot <= next ? slot < home && home <= next : slot < home || home <= next
       if (stays) continue
-      slots[slot] = slots[next]!
+      slots[slot * 2] = slots[next * 2]!
+      slots[slot * 2 + 1] = slots[next * 2 + 1]!
       slot = next
     }
-    slots[slot] = FREE
+    slots[slot * 2] = FREE
   }
-}
-
-function grown<T extends Float64Array | Int32Array>(from: T, to: T): T {
-  to.set(from)
-  return to
 }
 
 /** FNV-1a over the UTF-16 code units. */
