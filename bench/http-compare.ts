@@ -25,6 +25,7 @@ import { join } from 'node:path'
 import { cpuMs, HEADERS, NOVU_MOCK, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
+import { sdkKey } from './lib/sdk-request.ts'
 
 const argv = process.argv.slice(2)
 const QUICK = argv.includes('--quick')
@@ -145,8 +146,8 @@ interface BenchServer extends ServerDef {
 
 const NOVU: BenchServer = { ...NOVU_MOCK }
 let idempotencyKeys = 0
-/** As the official SDK calls it: a new idempotency key on every call. */
-const IDEMPOTENT: Client = { name: 'novu-mock idem', requestHeaders: () => ({ 'Idempotency-Key': `bench-${++idempotencyKeys}` }) }
+/** As the official SDK calls it: a new idempotency key on every call, named and shaped as the SDK's (the other headers are the bench's own). */
+const IDEMPOTENT: Client = { name: 'novu-mock idem', requestHeaders: () => ({ 'idempotency-key': sdkKey(++idempotencyKeys) }) }
 /** A browser frontend with the inspector page open: CORS on every call, the journal streamed as the page asks for it. */
 const BROWSER: Client = {
   name: 'novu-mock browser',

@@ -5,7 +5,10 @@ const FREE = 0
 /** What one record costs beyond its strings: its row, its strings' places and its table slot. */
 const RECORD_OVERHEAD_BYTES = 100
 
-/** A record's numbers: 32 bytes, two records to a cache line. Float64 places, then Int32 places, of one row. */
+/**
+ * A record's numbers, one row of 32 bytes (two rows to a cache line): ID and EXPIRES_AT are Float64
+ * places 0 and 1 of the row, STATUS, SIZE and HASH Int32 places 4 to 6 of the same bytes.
+ */
 const ROW_F64 = 4
 const ROW_I32 = 8
 const ID = 0
