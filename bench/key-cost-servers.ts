@@ -15,7 +15,7 @@
  *   BENCH_KEY_CONTROL=1 tsx bench/key-cost-servers.ts   # the "keyed" servers get plain calls too: reads 1.0 but for noise
  *   BENCH_KEY_SHAPE=minimal tsx bench/key-cost-servers.ts   # the bench's three headers rather than the SDK's request
  */
-import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, SHAPE, nextCall } from './lib/key-calls.ts'
+import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, WRITTEN, nextCall } from './lib/key-calls.ts'
 import { NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
 import { RawClient } from './lib/raw-client.ts'
 
@@ -95,7 +95,7 @@ function report(costs: number[]): void {
   const of = (keyed: boolean) => costs.filter((_, i) => servers[i]!.keyed === keyed)
   const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
   const ratio = mean(of(false)) / mean(of(true))
-  console.log(`\n${OPERATION.name}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms, requests as ${SHAPE === 'sdk' ? 'the SDK writes them' : 'the rest of the bench writes them'}; CPU µs per call`)
+  console.log(`\n${OPERATION.name}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms, ${WRITTEN}; CPU µs per call`)
   if (CONTROL) console.log('  control run: the servers listed as keyed get plain calls too')
   console.log(`  keyed only       ${of(true).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)

@@ -20,7 +20,7 @@
  *   npm run bench:key                          # set-primary, 150 s, then bench/key-cost-servers.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs npm run bench:key
  */
-import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, SHAPE, nextCall, type ExtraHeader } from './lib/key-calls.ts'
+import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, SHAPE, WRITTEN, nextCall, type ExtraHeader } from './lib/key-calls.ts'
 import { NOVU_MOCK, sleep, start, stop } from './lib/processes.ts'
 import { RawClient } from './lib/raw-client.ts'
 
@@ -108,7 +108,7 @@ try {
 }
 
 const rps = (kind: Kind) => (totals.get(kind)!.answered / totals.get(kind)!.ms) * 1000
-console.log(`${OPERATION.name}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms; requests as ${SHAPE === 'sdk' ? 'the SDK writes them' : 'the rest of the bench writes them'}`)
+console.log(`${OPERATION.name}, ${CONNECTIONS} connections, ${SECONDS} s, the kind of call switching every ${WINDOW_MS} ms; ${WRITTEN}`)
 for (const kind of KINDS) console.log(`  ${kind.name.padEnd(15)} ${rps(kind).toFixed(0).padStart(6)} req/s  ${(rps(kind) / rps(PLAIN)).toFixed(3)}x plain`)
 // Not the target's reading: a key's deferred cost is spread over every kind here (bench/key-cost-servers.ts is).
 console.log(`\n  keyed over plain, kinds interleaved on one server: ${(rps(KEYED) / rps(PLAIN)).toFixed(3)}`)

@@ -15,6 +15,8 @@ import { sdkKey, sdkRequest } from './sdk-request.ts'
 export const CONNECTIONS = 50
 export const OPERATION = writeOperationNamed(process.env.BENCH_KEY_OPERATION ?? 'setPrimaryIntegration')
 export const SHAPE: 'sdk' | 'minimal' = process.env.BENCH_KEY_SHAPE === 'minimal' ? 'minimal' : 'sdk'
+/** How the calls are written, for the readings' titles. */
+export const WRITTEN = SHAPE === 'sdk' ? 'requests as the SDK writes them' : 'requests as the rest of the bench writes them'
 
 /** The header a kind of call adds to call n, if any. */
 export type ExtraHeader = (n: number) => readonly [name: string, value: string] | undefined

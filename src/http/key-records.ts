@@ -35,8 +35,8 @@ export interface ByteCount {
  * place `id & mask`: a row of numbers (id, expiry, status, size, key hash) in one typed array and
  * its strings side by side in one array, so a record adds no object to the heap and a call
  * touches a cache line or two of each. Every record outlives several collections of the young
- * generation, so an object per record was copied and then promoted on every keyed call, and
- * fields in a column each were a cache line each (docs/decisions.md, 2026-11-24). The strings
+ * generation, so an object per record was copied and then promoted on every keyed call; and a
+ * column per field cost a cache line per field (docs/decisions.md, 2026-11-24). The strings
  * kept are the ones the call made anyway (its key, path and answer are also in the journal).
  *
  * A key is found through its 32-bit hash in a linear-probing table of (place, hash) pairs, so
@@ -99,12 +99,11 @@ export class KeyRecords {
     if (place * ROW_F64 === this.f64.length) this.grow()
     const size = RECORD_OVERHEAD_BYTES + key.length + path.length + body.length
     const hash = key === this.missed ? this.missedHash : hashOf(key)
-    const row = place * ROW_F64
-    this.f64[row + ID] = id
-    this.f64[row + EXPIRES_AT] = expiresAt
-    this.i32[row * 2 + STATUS] = 0
-    this.i32[row * 2 + SIZE] = size
-    this.i32[row * 2 + HASH] = hash
+    this.f64[place * ROW_F64 + ID] = id
+    this.f64[place * ROW_F64 + EXPIRES_AT] = expiresAt
+    this.i32[place * ROW_I32 + STATUS] = 0
+    this.i32[place * ROW_I32 + SIZE] = size
+    this.i32[place * ROW_I32 + HASH] = hash
     const at = place * TEXTS
     this.texts[at + KEY] = key
     this.texts[at + METHOD] = method
