@@ -6,9 +6,11 @@
  * on the calls after it.
  *
  * Processes of the same build differ by a few percent (heap layout, compiled code), so there are
- * four servers of each kind, started in alternating order. They take turns at 50 connections in
- * windows of 300 ms, so that every server meets the same machine; the turns are short enough that
- * an idle server's connections stay open.
+ * eight servers of each kind (a run's spread narrows with the square root of their number),
+ * started in alternating order. They take turns at 50 connections in windows of 200 ms, so that
+ * every server meets the same machine. The connections open once every server is up, and a turn
+ * comes round every 3.2 s: a connection waits less than the server allows, 10 s for a first
+ * request and 5 s between two.
  *
  *   npm run bench:key                          # this after bench/key-cost.ts
  *   BENCH_KEY_SECONDS=60 BENCH_KEY_OPERATION=markMessagesAs tsx bench/key-cost-servers.ts
@@ -21,8 +23,8 @@ import { RawClient } from './lib/raw-client.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 120)
 const CONTROL = process.env.BENCH_KEY_CONTROL === '1'
-const PAIRS = 4
-const WINDOW_MS = 300
+const PAIRS = 8
+const WINDOW_MS = 200
 
 interface Server {
   keyed: boolean
@@ -34,8 +36,7 @@ interface Server {
   answered: number
 }
 
-async function startServer(keyed: boolean): Promise<Server> {
-  const running = await start(NOVU_MOCK)
+async function connect(keyed: boolean, running: Running): Promise<Server> {
   const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => RawClient.open(running.port)))
   const server: Server = { keyed, running, clients, turn: Promise.resolve(), begin: () => {}, answered: 0 }
   waitForTurn(server)
@@ -63,19 +64,21 @@ async function take(server: Server, ms: number): Promise<void> {
   waitForTurn(server)
 }
 
-const servers: Server[] = []
+const started: { keyed: boolean; running: Running }[] = []
 for (let pair = 0; pair < PAIRS; pair++) {
-  for (const keyed of pair % 2 === 0 ? [true, false] : [false, true]) servers.push(await startServer(keyed))
+  for (const keyed of pair % 2 === 0 ? [true, false] : [false, true]) started.push({ keyed, running: await start(NOVU_MOCK) })
 }
+const servers = await Promise.all(started.map(({ keyed, running }) => connect(keyed, running)))
 const driving = servers.flatMap((server) => server.clients.map((client) => drive(server, client)))
 try {
-  for (let pass = 0; pass < 3; pass++) for (const server of servers) await take(server, 400)
+  // 1.2 s of warm-up for each server, in turns as short as the measured ones.
+  for (let pass = 0; pass < 6; pass++) for (const server of servers) await take(server, WINDOW_MS)
   await sleep(200)
   const answeredBefore = servers.map((server) => server.answered)
   const cpuBefore = servers.map((server) => cpuMs(server.running.child.pid))
   const end = performance.now() + SECONDS * 1000
   for (let cycle = 0; performance.now() < end; cycle++) {
-    // A stride of 3 over 8 servers visits each once per cycle, in an order that moves every cycle.
+    // A stride of 3 over 16 servers (no common factor) visits each once per cycle, in an order that moves every cycle.
     for (let i = 0; i < servers.length; i++) await take(servers[(i * 3 + cycle) % servers.length]!, WINDOW_MS)
   }
   await sleep(500)

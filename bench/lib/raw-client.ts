@@ -34,6 +34,8 @@ export class RawClient {
 
   /** Microseconds from writing `request` to the answer's last byte; rejects unless the answer is a 2xx. */
   call(request: Buffer): Promise<number> {
+    // A write to a closed socket neither fails nor answers: without this, the call would wait for ever.
+    if (this.socket.destroyed) return Promise.reject(new Error('the server closed the connection'))
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject, started: process.hrtime.bigint() }
       this.socket.write(request)
