@@ -104,12 +104,7 @@ export class KeyRecords {
     this.i32[place * ROW_I32 + STATUS] = 0
     this.i32[place * ROW_I32 + SIZE] = size
     this.i32[place * ROW_I32 + HASH] = hash
-    const at = place * TEXTS
-    this.texts[at + KEY] = key
-    this.texts[at + METHOD] = method
-    this.texts[at + PATH] = path
-    this.texts[at + BODY] = body
-    this.texts[at + ANSWER] = undefined
+    this.putTexts(place, key, method, path, body)
     this.held++
     this.count.bytes += size
     this.link(place, hash)
@@ -164,6 +159,16 @@ export class KeyRecords {
     if (id < this.next) this.remove(id)
   }
 
+  /** A place's strings, with no answer yet: a record's when it opens, none when it is emptied. */
+  private putTexts(place: number, key: string | undefined, method: string | undefined, path: string | undefined, body: string | undefined): void {
+    const at = place * TEXTS
+    this.texts[at + KEY] = key
+    this.texts[at + METHOD] = method
+    this.texts[at + PATH] = path
+    this.texts[at + BODY] = body
+    this.texts[at + ANSWER] = undefined
+  }
+
   /** Ids start at 1: a place never used holds 0. */
   private holds(id: number): boolean {
     return id !== 0 && this.f64[(id & this.mask) * ROW_F64 + ID] === id
@@ -173,12 +178,7 @@ export class KeyRecords {
   private clear(place: number): void {
     this.count.bytes -= this.i32[place * ROW_I32 + SIZE]!
     this.f64[place * ROW_F64 + ID] = 0
-    const at = place * TEXTS
-    this.texts[at + KEY] = undefined
-    this.texts[at + METHOD] = undefined
-    this.texts[at + PATH] = undefined
-    this.texts[at + BODY] = undefined
-    this.texts[at + ANSWER] = undefined
+    this.putTexts(place, undefined, undefined, undefined, undefined)
     this.held--
     while (this.oldest < this.next && !this.holds(this.oldest)) this.oldest++
   }
