@@ -104,7 +104,7 @@ function report(costs: number[]): void {
   if (CONTROL) console.log('  control run: the servers listed as keyed get plain calls too')
   console.log(`  keyed only       ${of(true).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)
-  console.log(`\n  8. idempotency key on every call: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${CONTROL ? '(control)' : ratio >= 0.95 ? 'met' : 'NOT met'}`)
+  console.log(`\n  8. idempotency key on every call, ${OPERATION.name}: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${CONTROL ? '(control)' : ratio >= 0.95 ? 'met' : 'NOT met'}`)
   const config = { operation: OPERATION.name, servers: PAIRS, connections: CONNECTIONS, seconds: SECONDS, windowMs: WINDOW_MS, shape: SHAPE, control: CONTROL }
   writeResults({ date: new Date().toISOString(), config, ratio, keyedCpuUs: of(true), plainCpuUs: of(false) })
 }
