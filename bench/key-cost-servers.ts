@@ -17,11 +17,10 @@
  *   BENCH_KEY_CONTROL=1 tsx bench/key-cost-servers.ts   # the "keyed" servers get plain calls too: reads 1.0 but for noise
  *   BENCH_KEY_SHAPE=minimal tsx bench/key-cost-servers.ts   # the bench's three headers rather than the SDK's request
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { CONNECTIONS, KEY_HEADER, NO_HEADER, OPERATION, SHAPE, WRITTEN, nextCall } from './lib/key-calls.ts'
-import { NOVU_MOCK, ROOT, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
+import { NOVU_MOCK, cpuMs, sleep, start, stop, type Running } from './lib/processes.ts'
 import { RawClient } from './lib/raw-client.ts'
+import { writeResults } from './lib/results.ts'
 
 const SECONDS = Number(process.env.BENCH_KEY_SECONDS ?? 120)
 const CONTROL = process.env.BENCH_KEY_CONTROL === '1'
@@ -106,14 +105,6 @@ function report(costs: number[]): void {
   console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`\n  8. idempotency key on every call, ${OPERATION.name}: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${CONTROL ? '(control)' : ratio >= 0.95 ? 'met' : 'NOT met'}`)
   const config = { operation: OPERATION.name, servers: PAIRS, connections: CONNECTIONS, seconds: SECONDS, windowMs: WINDOW_MS, shape: SHAPE, control: CONTROL }
-  writeResults({ date: new Date().toISOString(), config, ratio, keyedCpuUs: of(true), plainCpuUs: of(false) })
-}
-
-/** The raw readings next to the rest of the bench's, as bench/results/<timestamp>-key-<operation>.json. */
-function writeResults(results: object): void {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-  const file = join(ROOT, 'bench/results', `${stamp}-key-${OPERATION.name}.json`)
-  mkdirSync(join(ROOT, 'bench/results'), { recursive: true })
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`)
+  const file = writeResults({ date: new Date().toISOString(), config, ratio, keyedCpuUs: of(true), plainCpuUs: of(false) }, `-key-${OPERATION.name}`)
   console.log(`  raw results: ${file}`)
 }
