@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { IdempotencyRecords, type Recording } from '../../src/http/idempotency.ts'
+import { IdempotencyRecords, type KeyedRequest, type Recording } from '../../src/http/idempotency.ts'
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z')
-const request = (body: unknown = { markAs: 'read' }) => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body: Buffer.from(JSON.stringify(body)) })
+const request = (body: unknown = { markAs: 'read' }): KeyedRequest => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body: Buffer.from(JSON.stringify(body)) })
 const ANSWER = { data: 'x'.repeat(1000) }
 
 /** Opens a record for a new key, as the route does. */
@@ -34,6 +34,21 @@ describe('idempotency records', () => {
     records.finish(open(records, 't', 'k', long('a')), 200, '{}')
     expect(records.begin('t', 'k', long('a'), NOW).kind).toBe('replay')
     expect(() => records.begin('t', 'k', long('b'), NOW)).toThrow(/different body/)
+  })
+
+  it('tells bodies one byte apart, at either end, and a body from none', () => {
+    const records = new IdempotencyRecords({ maxPerTenant: 10, maxBytes: 2 ** 20 })
+    const sent = (body: string | undefined) => ({ ...request(), body: body === undefined ? undefined : Buffer.from(body) })
+    const BODY = '{"markAs":"read","messageId":["m-1"]}'
+    records.finish(open(records, 't', 'k', sent(BODY)), 201, '{}')
+    records.finish(open(records, 't', 'none', sent(undefined)), 201, '{}')
+    expect(records.begin('t', 'k', sent(BODY), NOW).kind).toBe('replay')
+    for (const other of [` ${BODY.slice(1)}`, `${BODY.slice(0, -1)} `, undefined]) {
+      expect(() => records.begin('t', 'k', sent(other), NOW)).toThrow(/different body/)
+    }
+    expect(records.begin('t', 'none', sent(undefined), NOW).kind).toBe('replay')
+    expect(records.begin('t', 'none', sent(''), NOW).kind).toBe('replay')
+    expect(() => records.begin('t', 'none', sent('{}'), NOW)).toThrow(/different body/)
   })
 
   it('keeps the last maxPerTenant keys per tenant, dropping the oldest', () => {
