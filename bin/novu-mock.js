@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// Runs the compiled sources (npm run build; npm ci and npm pack build them via `prepare`).
-await import('../dist/src/cli.js')
+// Runs the bundled CLI (npm run build; npm ci and npm pack build it via `prepare`).
+await import('../dist/bundle/cli.js')

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   if (command.kind === 'seed') return seed(command.config, command.out)
   if (command.kind === 'validate-fixtures') return validateFixtures(command.config)
   const { config } = command
-  const server = await createMockServer({ ...config, logger: await logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
+  const server = await createMockServer({ ...config, logger: logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
   process.stdout.write(banner(server.url, config))
   const stop = () => void server.close().finally(() => process.exit(0))
   process.once('SIGINT', stop)
@@ -34,9 +34,9 @@ async function main(): Promise<void> {
 }
 
 /** Pretty lines for a person at a terminal, JSON lines for anything else. */
-async function logger(config: ServerConfig): Promise<Logger> {
+function logger(config: ServerConfig): Logger {
   const pretty = process.stderr.isTTY && config.logLevel !== 'silent'
-  return createLogger(config.logLevel, pretty ? await prettyDestination() : undefined)
+  return createLogger(config.logLevel, pretty ? prettyDestination() : undefined)
 }
 
 async function verify({ options, json }: VerifyCommand): Promise<void> {

@@ -41,6 +41,7 @@ describe('npm pack', () => {
         'package.json',
         'README.md',
         'bin/novu-mock.js',
+        'dist/bundle/cli.js',
         'dist/src/cli.js',
         'dist/fixtures/seed.js',
         'dist/contract/index.json',
@@ -53,7 +54,7 @@ describe('npm pack', () => {
         'src/reference/page/index.html',
       ]),
     )
-    const runtime = /^(package\.json|README\.md|bin\/|dist\/(src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
+    const runtime = /^(package\.json|README\.md|bin\/|dist\/(bundle|src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
     expect(files.filter((file) => file.startsWith('dist/seeds/'))).toHaveLength(2)
     expect(files.filter((file) => !runtime.test(file))).toEqual([])
     expect(files.filter((file) => file.endsWith('.ts'))).toEqual([])

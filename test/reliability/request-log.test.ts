@@ -93,7 +93,7 @@ describe('the request log on a terminal (pino-pretty)', () => {
     const terminal = new PassThrough()
     let shown = ''
     terminal.on('data', (chunk: Buffer) => void (shown += String(chunk)))
-    const logger = createLogger('info', await prettyDestination(terminal))
+    const logger = createLogger('info', prettyDestination(terminal))
     logger.info('request', { method: 'GET', path: '/v2/subscribers/x', operationId: 'getSubscriber', status: 200, ms: 1.5, tenant: 'abcd1234' })
     logger.warn('odd', { authorization: 'ApiKey s3cret' })
     await expect.poll(() => shown.split('\n').length).toBe(3)
