@@ -4,10 +4,10 @@ import { packagePath } from './package-path.ts'
 
 /**
  * The CLI and what it imports as one file, plus a chunk per import it makes only when needed
- * (seeding, the document loader, pino-pretty): a start reads a handful of files rather than
- * resolving and reading some 260 modules, which took most of it (docs/decisions.md, 2026-11-24).
- * `bin/novu-mock.js` runs it; `dist/src/` stays for programmatic use. Ajv and ajv-formats, which
- * the contract loads through `createRequire`, and the build's validators stay files of their own.
+ * (seeding, the document loader): a start reads a handful of files rather than resolving and
+ * reading some 260 modules, which took most of it (docs/decisions.md, 2026-11-24).
+ * `bin/novu-mock.js` runs it; `dist/src/` stays for programmatic use. What is loaded through
+ * `createRequire` (Ajv, ajv-formats, pino-pretty) and the build's validators stay files of their own.
  */
 await build({
   entryPoints: [packagePath('dist/src/cli.js')],

@@ -1,11 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { seedState } from '../../fixtures/seed.ts'
 import { PROGRESS_THRESHOLD, seedProgressBar } from '../../src/cli-progress.ts'
-import { BIN, cleanEnv, runCli } from '../helpers/cli.ts'
+import { BIN, cleanEnv, hasScript, runCli } from '../helpers/cli.ts'
 
 const LARGE = { subscribers: 50, channelConnections: 60_000 }
 const SMALL = { subscribers: 50, channelConnections: 120 }
@@ -15,15 +15,6 @@ const fakeTerminal = (isTTY = true) => {
   const writes: string[] = []
   return { isTTY, writes, write: (text: string) => writes.push(text) }
 }
-
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
 
 describe('the seeding progress bar', () => {
   it('is redrawn in place on a terminal as the seed grows, and ends its line at 100%', () => {

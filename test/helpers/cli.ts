@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 /** The CLI's entry point, absolute, so a test may run it from any directory. */
@@ -15,6 +15,16 @@ export interface CliOptions {
   env?: Record<string, string>
   cwd?: string
 }
+
+/** Whether script(1) is here, to run the CLI on a real terminal. */
+export const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
 
 /** The environment a CLI test runs in: nothing of the caller's own novu-mock settings. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -1,11 +1,14 @@
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { PassThrough } from 'node:stream'
+import { stripVTControlCharacters } from 'node:util'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/http/logger.ts'
 import { prettyDestination } from '../../src/http/pretty-log.ts'
 import type { MockServer } from '../../src/server.ts'
-import { startCli } from '../helpers/cli.ts'
+import { BIN, cleanEnv, hasScript, startCli } from '../helpers/cli.ts'
+import { freePort } from '../helpers/free-port.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
 const capture = () => {
@@ -102,4 +105,22 @@ describe('the request log on a terminal (pino-pretty)', () => {
     expect(odd).toMatch(/WARN.*: odd .*"authorization":"\[redacted\]"/)
     expect(shown).not.toMatch(/s3cret/)
   })
+
+  it.skipIf(!hasScript)('is what the CLI, as built, writes on a real terminal (through script(1))', async () => {
+    const port = await freePort()
+    const typed = spawn('script', ['-qec', `node ${BIN} --port ${port} --host 127.0.0.1`, '/dev/null'], { env: cleanEnv() })
+    let shown = ''
+    typed.stdout.on('data', (chunk: Buffer) => void (shown += stripVTControlCharacters(String(chunk))))
+    try {
+      await expect.poll(() => shown, { timeout: 20_000 }).toMatch(/listening on/)
+      const res = await fetch(`http://127.0.0.1:${port}/v2/subscribers/demo-subscriber-1`, { headers: { Authorization: 'ApiKey k' } })
+      expect(res.status).toBe(200)
+      await expect.poll(() => shown).toMatch(/INFO.*: request .*"operationId":"getSubscriber"/)
+    } finally {
+      // The server, in script's terminal, ends with it (SIGHUP).
+      const ended = new Promise((resolve) => typed.once('exit', resolve))
+      typed.kill('SIGTERM')
+      await ended
+    }
+  }, 30_000)
 })
