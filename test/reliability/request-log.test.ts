@@ -108,7 +108,7 @@ describe('the request log on a terminal (pino-pretty)', () => {
 
   it.skipIf(!hasScript)('is what the CLI, as built, writes on a real terminal (through script(1))', async () => {
     const port = await freePort()
-    const typed = spawn('script', ['-qec', `node ${BIN} --port ${port} --host 127.0.0.1`, '/dev/null'], { env: cleanEnv() })
+    const typed = spawn('script', ['-qec', `node ${JSON.stringify(BIN)} --port ${port} --host 127.0.0.1`, '/dev/null'], { env: cleanEnv() })
     let shown = ''
     typed.stdout.on('data', (chunk: Buffer) => void (shown += stripVTControlCharacters(String(chunk))))
     try {
