@@ -8,7 +8,6 @@ import { createLogger } from '../../src/http/logger.ts'
 import { prettyDestination } from '../../src/http/pretty-log.ts'
 import type { MockServer } from '../../src/server.ts'
 import { BIN, cleanEnv, hasScript, startCli } from '../helpers/cli.ts'
-import { freePort } from '../helpers/free-port.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
 const capture = () => {
@@ -107,13 +106,13 @@ describe('the request log on a terminal (pino-pretty)', () => {
   })
 
   it.skipIf(!hasScript)('is what the CLI, as built, writes on a real terminal (through script(1))', async () => {
-    const port = await freePort()
-    const typed = spawn('script', ['-qec', `node ${JSON.stringify(BIN)} --port ${port} --host 127.0.0.1`, '/dev/null'], { env: cleanEnv() })
+    const typed = spawn('script', ['-qec', `node ${JSON.stringify(BIN)} --port 0 --host 127.0.0.1`, '/dev/null'], { env: cleanEnv() })
     let shown = ''
     typed.stdout.on('data', (chunk: Buffer) => void (shown += stripVTControlCharacters(String(chunk))))
     try {
-      await expect.poll(() => shown, { timeout: 20_000 }).toMatch(/listening on/)
-      const res = await fetch(`http://127.0.0.1:${port}/v2/subscribers/demo-subscriber-1`, { headers: { Authorization: 'ApiKey k' } })
+      await expect.poll(() => shown, { timeout: 20_000 }).toMatch(/listening on http:\/\/\S+\s/)
+      const url = /listening on (http:\/\/\S+)/.exec(shown)![1]
+      const res = await fetch(`${url}/v2/subscribers/demo-subscriber-1`, { headers: { Authorization: 'ApiKey k' } })
       expect(res.status).toBe(200)
       await expect.poll(() => shown).toMatch(/INFO.*: request .*"operationId":"getSubscriber"/)
     } finally {
