@@ -95,16 +95,37 @@ try {
   await Promise.all(servers.map((server) => stop(server.running)))
 }
 
+// Declarations, not consts: the run above calls report() before this point is reached.
+function mean(xs: number[]): number {
+  return xs.reduce((sum, x) => sum + x, 0) / xs.length
+}
+
+function variance(xs: number[]): number {
+  const m = mean(xs)
+  return xs.reduce((sum, x) => sum + (x - m) ** 2, 0) / (xs.length - 1)
+}
+
+/**
+ * How far a reading of plain/keyed may lie from what more servers would read: the ratio's standard
+ * error from the spread of the servers' costs (first-order, each mean's error relative to it).
+ * Servers of one build differ by a few percent, which no length of run averages away.
+ */
+function ratioStandardError(plain: number[], keyed: number[]): number {
+  const relative = (xs: number[]) => variance(xs) / xs.length / mean(xs) ** 2
+  return (mean(plain) / mean(keyed)) * Math.sqrt(relative(plain) + relative(keyed))
+}
+
 function report(costs: number[]): void {
   const of = (keyed: boolean) => costs.filter((_, i) => servers[i]!.keyed === keyed)
-  const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
   const ratio = mean(of(false)) / mean(of(true))
+  const standardError = ratioStandardError(of(false), of(true))
   console.log(`\n${OPERATION.name}, ${PAIRS} servers of each kind at ${CONNECTIONS} connections, ${SECONDS} s, turns of ${WINDOW_MS} ms, ${WRITTEN}; CPU µs per call`)
   if (CONTROL) console.log('  control run: the servers listed as keyed get plain calls too')
   console.log(`  keyed only       ${of(true).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`  plain only       ${of(false).map((us) => us.toFixed(1)).join('  ')}`)
   console.log(`\n  8. idempotency key on every call, ${OPERATION.name}: rps >= 0.95x without (servers of one kind each, CPU per call)  ${ratio.toFixed(3)}  ${CONTROL ? '(control)' : ratio >= 0.95 ? 'met' : 'NOT met'}`)
+  console.log(`     standard error of that reading, from the servers' spread: ${standardError.toFixed(3)}`)
   const config = { operation: OPERATION.name, servers: PAIRS, connections: CONNECTIONS, seconds: SECONDS, windowMs: WINDOW_MS, shape: SHAPE, control: CONTROL }
-  const file = writeResults({ date: new Date().toISOString(), config, ratio, keyedCpuUs: of(true), plainCpuUs: of(false) }, `-key-${OPERATION.name}`)
+  const file = writeResults({ date: new Date().toISOString(), config, ratio, standardError, keyedCpuUs: of(true), plainCpuUs: of(false) }, `-key-${OPERATION.name}`)
   console.log(`  raw results: ${file}`)
 }
