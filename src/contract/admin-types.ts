@@ -1276,11 +1276,11 @@ export interface components {
          *       "message": "Validation Error",
          *       "error": "Unprocessable Entity",
          *       "errors": {
-         *         "limit": {
+         *         "general": {
          *           "messages": [
-         *             "must be <= 100"
+         *             "limit must not be greater than 100"
          *           ],
-         *           "value": 500
+         *           "value": "No Value Recorded"
          *         }
          *       }
          *     }
@@ -1301,7 +1301,7 @@ export interface components {
             error?: string;
             /** @description Extra context */
             ctx?: Record<string, unknown>;
-            /** @description Problems by field: the parameter name or the body path (`markAs`, `credentials.deviceTokens`), or `general` when no field applies */
+            /** @description The problems. The five operations list them under `general` (one message per property and rule, worded as the live service words them, with `value` "No Value Recorded"), except set-primary's path parameter, which has its own key, `integrationId`; the control plane lists them by parameter name or body path */
             errors: {
                 [key: string]: components["schemas"]["ValidationErrorEntry"];
             };

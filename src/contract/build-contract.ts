@@ -1,4 +1,5 @@
 // The build's second step (after tsc): `node dist/src/contract/build-contract.js`.
+import { rmSync } from 'node:fs'
 import { DEFAULT_CONFIG, defaultVolumes } from '../config.ts'
 import { PREBUILT_SEED_DIR, writePrebuiltSeed } from '../prebuilt-seed.ts'
 import { seededState } from '../seeding.ts'
@@ -11,6 +12,8 @@ process.stdout.write(`novu-mock: ${count} validators and the dereferenced docume
 
 // The seeds a start without volume flags uses, generated and checked as a start would.
 const { admin } = await loadContracts()
+// Seeds of earlier builds are named by options and fixtures that may have changed: none is kept.
+rmSync(PREBUILT_SEED_DIR, { recursive: true, force: true })
 for (const demo of [false, true]) {
   const options = { seed: DEFAULT_CONFIG.seed, demo, ...defaultVolumes(demo) }
   writePrebuiltSeed(options, seededState(options, admin))

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { BodyHandling } from './ajv-instances.ts'
-import type { Operation, ParamLocation, ResponseValidators } from './operation.ts'
+import type { Operation, ParamLocation, ResponseValidators, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
@@ -14,7 +14,12 @@ type Parameter = OpenAPIV3_1.ParameterObject
  * Every operation of a dereferenced document, keyed by operationId. `name` names the document
  * in the validators' keys.
  */
-export function compileOperations(doc: OpenAPIV3_1.Document, name: string, source: ValidatorSource, bodies: BodyHandling): Map<string, Operation> {
+export function compileOperations(
+  doc: OpenAPIV3_1.Document,
+  name: string,
+  source: ValidatorSource,
+  { bodies, wording }: { bodies: BodyHandling; wording: Wording },
+): Map<string, Operation> {
   const bodyKind = bodies === 'exact' ? 'exactBody' : 'strippingBody'
   const operations = new Map<string, Operation>()
   for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
@@ -36,6 +41,7 @@ export function compileOperations(doc: OpenAPIV3_1.Document, name: string, sourc
         successStatus: successStatusOf(op),
         requiresAuth: (op.security ?? doc.security ?? []).length > 0,
         takesBody: body !== undefined,
+        wording,
         headerNames: parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         get validateParams() {
           return params()

@@ -1,9 +1,10 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
 import type { FieldErrors } from '../http/api-error.ts'
+import { pointerSegments } from './validation-messages.ts'
 
 /**
- * Maps Ajv's errors to the `errors` of a ValidationErrorDto: one entry per parameter name or dotted
- * body path, every message kept. `skipSegments` drops a leading segment (`/query/limit` → `limit`).
+ * Maps Ajv's errors to the `errors` of the control plane's ValidationErrorDto (and the proxy's
+ * report): one entry per parameter name or dotted body path, every message kept. `skipSegments` drops a leading segment (`/query/limit` → `limit`).
  */
 export function toFieldErrors(errors: readonly ErrorObject[], data: unknown, skipSegments = 0): FieldErrors {
   const fields: FieldErrors = Object.create(null)
@@ -28,11 +29,6 @@ function withValue(value: unknown): { messages: string[]; value?: unknown } {
   // The official SDK's schema for `value` refuses arrays that hold arrays; leave those out.
   const unsendable = value === undefined || (Array.isArray(value) && value.some(Array.isArray))
   return unsendable ? { messages: [] } : { messages: [], value }
-}
-
-function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return []
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 function valueAt(data: unknown, segments: readonly string[]): unknown {

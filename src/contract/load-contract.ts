@@ -4,7 +4,7 @@ import type { OpenAPIV3_1 } from 'openapi-types'
 import { packagePath } from '../package-path.ts'
 import type { BodyHandling } from './ajv-instances.ts'
 import { compileOperations } from './compile-operations.ts'
-import type { Operation } from './operation.ts'
+import type { Operation, Wording } from './operation.ts'
 import { precompiled, type Precompiled } from './precompiled.ts'
 import { rememberDateTimeVerdicts } from './date-time-format.ts'
 import { compilingSource, type JsonSchema, type ValidatorSource } from './validator-source.ts'
@@ -22,6 +22,8 @@ export interface Contract {
 
 export interface ContractOptions {
   bodies: BodyHandling
+  /** How a 422 words its problems. */
+  wording: Wording
   /** Component schemas to compile for use outside any operation. */
   componentNames?: readonly string[]
   source?: ValidatorSource
@@ -43,8 +45,8 @@ export async function loadContracts(options: { source?: ValidatorSource; build?:
   const build = 'build' in options ? options.build : precompiled()
   const source = options.source ?? build?.source(compilingSource()) ?? compilingSource()
   const [api, admin] = await Promise.all([
-    loadContract(API_DOCUMENT, { bodies: 'strip-unknown', componentNames: ['ErrorDto'], source, document: build?.document(documentName(API_DOCUMENT)) }),
-    loadContract(ADMIN_DOCUMENT, { bodies: 'exact', source, document: build?.document(documentName(ADMIN_DOCUMENT)) }),
+    loadContract(API_DOCUMENT, { bodies: 'strip-unknown', wording: 'service', componentNames: ['ErrorDto'], source, document: build?.document(documentName(API_DOCUMENT)) }),
+    loadContract(ADMIN_DOCUMENT, { bodies: 'exact', wording: 'fields', source, document: build?.document(documentName(ADMIN_DOCUMENT)) }),
   ])
   return { api, admin }
 }
@@ -53,7 +55,7 @@ export async function loadContracts(options: { source?: ValidatorSource; build?:
 export const documentName = (file: string) => basename(file, extname(file))
 
 export async function loadContract(file: string, options: ContractOptions): Promise<Contract> {
-  const { bodies, componentNames = [], source = compilingSource() } = options
+  const { bodies, wording, componentNames = [], source = compilingSource() } = options
   // Imported only here: a start-up from the build's dereferenced documents never needs the parser.
   const document = options.document ?? (await (await import('./load-document.ts')).loadDocument(file))
   const name = documentName(file)
@@ -64,7 +66,7 @@ export async function loadContract(file: string, options: ContractOptions): Prom
     if (!schema) throw new Error(`${file} has no component schema ${component}`)
     schemas.set(component, source.validator('response', `${name}:schema:${component}`, () => schema as JsonSchema))
   }
-  return { document, operations: compileOperations(document, name, source, bodies), schemas }
+  return { document, operations: compileOperations(document, name, source, { bodies, wording }), schemas }
 }
 
 export function schemaOf(contract: Contract, name: string): ValidateFunction {

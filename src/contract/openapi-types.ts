@@ -123,6 +123,8 @@ export interface components {
          * @enum {string}
          */
         ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack";
+        /** @description An identifier of 24 hexadecimal characters */
+        ObjectId: string;
         /**
          * @description State to set on the named messages
          * @enum {string}
@@ -169,11 +171,11 @@ export interface components {
          *       "message": "Validation Error",
          *       "error": "Unprocessable Entity",
          *       "errors": {
-         *         "limit": {
+         *         "general": {
          *           "messages": [
-         *             "must be <= 100"
+         *             "limit must not be greater than 100"
          *           ],
-         *           "value": 500
+         *           "value": "No Value Recorded"
          *         }
          *       }
          *     }
@@ -194,7 +196,7 @@ export interface components {
             error?: string;
             /** @description Extra context */
             ctx?: Record<string, unknown>;
-            /** @description Problems by field: the parameter name or the body path (`markAs`, `credentials.deviceTokens`), or `general` when no field applies */
+            /** @description The problems. The five operations list them under `general` (one message per property and rule, worded as the live service words them, with `value` "No Value Recorded"), except set-primary's path parameter, which has its own key, `integrationId`; the control plane lists them by parameter name or body path */
             errors: {
                 [key: string]: components["schemas"]["ValidationErrorEntry"];
             };
@@ -1056,11 +1058,8 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Identifier of the integration to use */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider; at most 1,000 device tokens per request */
-            credentials: components["schemas"]["ChannelCredentials"] & {
-                /** @description At most 1,000 tokens per request */
-                deviceTokens?: unknown[];
-            };
+            /** @description Credentials payload for the provider. A channel holds at most 100 device tokens after the merge (more: 400, nothing changed) */
+            credentials: components["schemas"]["ChannelCredentials"];
         };
         /**
          * @description Body of the mark-as operation
@@ -1073,8 +1072,8 @@ export interface components {
          *     }
          */
         MarkMessagesAsRequest: {
-            /** @description Identifiers of inbox notifications; a single string or an array of strings */
-            messageId: string | string[];
+            /** @description Identifiers of inbox notifications; one ObjectId or a non-empty array of them */
+            messageId: components["schemas"]["ObjectId"] | components["schemas"]["ObjectId"][];
             /** @description State to set */
             markAs: components["schemas"]["MarkAs"];
         };
@@ -1111,6 +1110,7 @@ export interface components {
         Conflict: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -1144,14 +1144,14 @@ export interface components {
                 "application/json": components["schemas"]["ValidationErrorDto"];
             };
         };
-        /** @description Too Many Requests */
+        /** @description Too Many Requests (`message` is `API rate limit exceeded`) */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": string;
+                "application/json": components["schemas"]["ErrorDto"];
             };
         };
         /** @description Internal Server Error (a response broke this document) */
@@ -1175,7 +1175,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+        /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
         Prefer: string;
         /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
         IdempotencyKey: string;
@@ -1201,6 +1201,8 @@ export interface components {
         ProviderIdQuery: components["schemas"]["ChannelConnectionProvider"];
         /** @description Filter by integration identifier */
         IntegrationIdentifierQuery: string;
+        /** @description `subscriber` keeps the connections linked to a subscriber, `shared` those linked to none (whatever `subscriberId` says). Absent: no such filter, except that a `subscriberId` filter implies `subscriber`. */
+        ConnectionModeQuery: "subscriber" | "shared";
         /** @description Filter by exact context keys, order insensitive, each formatted `type:id`; repeat the parameter per item. A single empty value selects connections with no context keys. */
         ContextKeysQuery: string[];
     };
@@ -1218,8 +1220,12 @@ export interface components {
         "Idempotency-Key": string;
         /** @description Present with the value `true` when the answer is a replay of a stored one */
         "Idempotency-Replay": "true";
-        /** @description Seconds to wait before retrying */
+        /** @description Seconds to wait before retrying (on a 429, equal to `RateLimit-Reset`) */
         "Retry-After": number;
+        /** @description The `Prefer` preferences the mock honoured (RFC 7240), e.g. `delay=300` */
+        "Preference-Applied": string;
+        /** @description On the idempotency conflicts (the 409 and the 422 of a reused key), `https://docs.novu.co/additional-resources/idempotency` */
+        Link: string;
     };
     pathItems: never;
 }
@@ -1231,7 +1237,7 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
@@ -1253,6 +1259,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "Idempotency-Key": components["headers"]["Idempotency-Key"];
                     "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
                     [name: string]: unknown;
@@ -1278,7 +1285,7 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
@@ -1296,6 +1303,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1316,7 +1324,7 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
@@ -1334,6 +1342,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "Idempotency-Key": components["headers"]["Idempotency-Key"];
                     "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
                     [name: string]: unknown;
@@ -1377,11 +1386,13 @@ export interface operations {
                 integrationIdentifier?: components["parameters"]["IntegrationIdentifierQuery"];
                 /** @description Filter by exact context keys, order insensitive, each formatted `type:id`; repeat the parameter per item. A single empty value selects connections with no context keys. */
                 contextKeys?: components["parameters"]["ContextKeysQuery"];
+                /** @description `subscriber` keeps the connections linked to a subscriber, `shared` those linked to none (whatever `subscriberId` says). Absent: no such filter, except that a `subscriberId` filter implies `subscriber`. */
+                connectionMode?: components["parameters"]["ConnectionModeQuery"];
             };
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path?: never;
@@ -1396,6 +1407,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1416,7 +1428,7 @@ export interface operations {
             header?: {
                 /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
-                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (at most 60000) delays the answer. Several may be combined, separated by commas. */
+                /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
@@ -1438,6 +1450,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "Idempotency-Key": components["headers"]["Idempotency-Key"];
                     "Idempotency-Replay": components["headers"]["Idempotency-Replay"];
                     [name: string]: unknown;

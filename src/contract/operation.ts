@@ -2,6 +2,8 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 
 export type ParamLocation = 'path' | 'query' | 'header'
 
+export type Wording = 'service' | 'fields'
+
 /** Validators by status code. */
 export interface ResponseValidators {
   get(status: number): ValidateFunction | undefined
@@ -22,6 +24,8 @@ export interface Operation {
   readonly successStatus: number
   readonly requiresAuth: boolean
   readonly takesBody: boolean
+  /** How a 422 words its problems: as the live service does, or by field in Ajv's words (the control plane). */
+  readonly wording: Wording
   /** The header parameters the document declares, lower-cased as node reports them. */
   readonly headerNames: readonly string[]
   /** Validates `{path, query, header}`; coerces and fills defaults in place. */

@@ -1,6 +1,7 @@
 import type { Operation } from '../contract/operation.ts'
-import { ApiError, validationFailed } from '../http/api-error.ts'
+import { ApiError, generalProblem, NO_VALUE, RETRY_LATER } from '../http/api-error.ts'
 import { errorBody } from '../http/error-body.ts'
+import { RATE_LIMITED } from '../http/rate-limiter.ts'
 import type { Answer } from '../http/respond.ts'
 
 export interface ForcedRequest {
@@ -13,7 +14,12 @@ export interface ForcedRequest {
   message: string
   path: string
   now: Date
+  /** The call's `RateLimit-Reset`: a forced 429 tells the same wait in `Retry-After`, as a real one does. */
+  rateLimitReset?: string
 }
+
+/** Statuses whose body the live service words the same whatever the cause: a forced one does too. */
+const LIVE_MESSAGES: Readonly<Record<number, string>> = { 429: RATE_LIMITED, 503: RETRY_LATER }
 
 /**
  * An answer that does not run the operation and changes nothing. Only statuses the operation
@@ -21,19 +27,21 @@ export interface ForcedRequest {
  */
 export function forcedAnswer(operation: Operation, request: ForcedRequest): Answer {
   const { status } = request
-  if (!operation.responseValidators.has(status)) {
-    throw validationFailed({ prefer: { messages: [`status ${status} is not documented for ${operation.operationId}`], value: status } })
-  }
-  const headers = request.headers ?? {}
+  if (!operation.responseValidators.has(status)) throw generalProblem([`status ${status} is not documented for ${operation.operationId}`])
+  const headers = status === 429 ? waitOf(request) : (request.headers ?? {})
   if (request.body !== undefined) return { status, body: request.body, headers, forced: true }
   if (status < 300) {
     const example = operation.example(status, request.exampleName)
-    if (example === undefined) {
-      const which = request.exampleName === undefined ? 'an example' : `an example named "${request.exampleName}"`
-      throw validationFailed({ prefer: { messages: [`the document has no ${which} for ${operation.operationId} ${status}`] } })
-    }
+    if (example === undefined) throw generalProblem([`the document has no example for ${operation.operationId} ${status}`])
     return { status, body: example, headers, forced: true }
   }
-  const errors = status === 422 ? { errors: { general: { messages: [request.message] } } } : {}
-  return { status, body: errorBody(new ApiError(status, 'FORCED', request.message, errors), request.path, request.now), headers, forced: true }
+  const message = LIVE_MESSAGES[status] ?? request.message
+  const errors = status === 422 ? { errors: { general: { messages: [message], value: NO_VALUE } } } : {}
+  return { status, body: errorBody(new ApiError(status, 'FORCED', message, errors), request.path, request.now), headers, forced: true }
+}
+
+/** A 429's `Retry-After` and `RateLimit-Reset` agree: a rule's own `Retry-After` sets both. */
+function waitOf({ headers = {}, rateLimitReset = '1' }: ForcedRequest): Record<string, string> {
+  const wait = headers['Retry-After'] ?? rateLimitReset
+  return { ...headers, 'Retry-After': wait, 'RateLimit-Reset': wait }
 }

@@ -10,7 +10,13 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { errors?: FieldErrors; ctx?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    readonly details: {
+      errors?: FieldErrors
+      ctx?: Record<string, unknown>
+      headers?: Record<string, string>
+      /** The properties a 422 names, for its log line (its body may name them only in prose). */
+      fields?: string[]
+    } = {},
   ) {
     super(message)
     this.name = 'ApiError'
@@ -24,5 +30,16 @@ export function validationFailed(errors: FieldErrors, message = 'Validation Erro
   return new ApiError(422, 'VALIDATION_ERROR', message, { errors })
 }
 
-/** 429 and 503 bodies are a bare JSON string, as the live service sends them. */
-export const STRING_BODY_STATUSES: ReadonlySet<number> = new Set([429, 503])
+/** The `value` the live service's exception filter writes under `general` (docs/behaviour.md §1.2). */
+export const NO_VALUE = 'No Value Recorded'
+
+/** A 422 whose problems concern no one field, under `general`, as the live service writes them. */
+export function generalProblem(messages: string[], message = 'Validation Error'): ApiError {
+  return validationFailed({ general: { messages, value: NO_VALUE } }, message)
+}
+
+/** The live service's 503 message (its body is this string alone). */
+export const RETRY_LATER = 'Please wait some time, then try again.'
+
+/** A 503 body is a bare JSON string, as the live service sends it (a 429 is an ErrorDto). */
+export const STRING_BODY_STATUSES: ReadonlySet<number> = new Set([503])

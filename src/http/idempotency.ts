@@ -1,10 +1,12 @@
 import { hash } from 'node:crypto'
 import { RecencyMap } from '../recency-map.ts'
-import { ApiError, validationFailed } from './api-error.ts'
+import { ApiError, NO_VALUE } from './api-error.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 
 export const MAX_KEY_LENGTH = 255
 const RETENTION_MS = 24 * 60 * 60 * 1000
+/** The live service sends it with its 409 and its 422 (docs/behaviour.md §4). */
+export const IDEMPOTENCY_LINK = { Link: 'https://docs.novu.co/additional-resources/idempotency' }
 /** Answers of the operation itself that a retry replays; anything else (409, 429, 5xx) is not kept. */
 const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
 
@@ -58,15 +60,13 @@ export class IdempotencyRecords {
     const existing = records.find(key)
     if (existing !== 0 && records.expiresAt(existing) > now) {
       if (!records.matches(existing, method, path, body)) {
-        throw validationFailed(
-          { general: { messages: [`Request with key "${key}" is being reused for a different body`] } },
-          `Request with key "${key}" is being reused for a different body`,
-        )
+        const message = `Request with key "${key}" is being reused for a different body`
+        throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', message, { errors: { general: { messages: [message], value: NO_VALUE } }, headers: IDEMPOTENCY_LINK })
       }
       const status = records.status(existing)
       if (status === 0) {
         throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', `Request with key "${key}" is currently being processed. Please retry after 1 second`, {
-          headers: { 'Retry-After': '1' },
+          headers: { 'Retry-After': '1', ...IDEMPOTENCY_LINK },
         })
       }
       return { kind: 'replay', status, body: JSON.parse(records.answer(existing)) }

@@ -6,7 +6,7 @@ import { isoTime } from '../iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
-import { ApiError, validationFailed } from './api-error.ts'
+import { ApiError, generalProblem, RETRY_LATER } from './api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
 import { errorBody } from './error-body.ts'
@@ -41,7 +41,6 @@ export interface RouteDependencies extends ResponseCheck {
 const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
-const RETRY_LATER = 'Please wait some time, then try again.'
 
 /** What one call learned on its way in, for the steps after the answer. */
 interface CallState {
@@ -51,7 +50,7 @@ interface CallState {
   recording?: Recording
   /** CORS's headers, which every answer of this call carries. */
   cors?: CorsHeaders
-  /** Headers every answer of this call carries once its tenant is known (the rate limit's). */
+  /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
   headers?: Record<string, string>
 }
 
@@ -139,12 +138,12 @@ function lastResort(error: unknown, req: RouteRequest, res: ServerResponse, deps
   sendJsonText(res, answer.status, headListOf(call, answer), JSON.stringify(answer.body))
 }
 
-/** Every header an answer of the call carries: CORS's, then the rate limit's, then the answer's own. */
+/** Every header an answer of the call carries: CORS's, then the call's (rate limit, preferences), then the answer's own, which win. */
 function headListOf(call: CallState, answer: Answer): HeaderList {
   const head: HeaderList = []
   appendHeaders(head, call.cors)
-  appendHeaders(head, call.headers)
-  appendHeaders(head, answer.headers)
+  if (answer.headers === undefined) appendHeaders(head, call.headers)
+  else appendHeaders(head, { ...call.headers, ...answer.headers })
   return head
 }
 
@@ -166,7 +165,7 @@ async function answerOf(
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   if (tenantKey !== undefined) await openTenant(deps, tenantKey)
   call.tenantKey = tenantKey
-  if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now())
+  if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   call.body = sent?.value
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
@@ -176,7 +175,7 @@ async function answerOf(
     call.recording = outcome
   }
   if (tenantKey !== undefined && deps.faults) {
-    const forced = await applyFaults({
+    const faults = await applyFaults({
       operation,
       faults: deps.faults,
       tenantKey,
@@ -186,9 +185,12 @@ async function answerOf(
       body: call.body,
       prefer: req.headers.prefer?.toString(),
       idempotencyKey,
+      rateLimitReset: call.headers?.['RateLimit-Reset'],
       now: deps.now,
     })
-    if (forced !== undefined) return forced
+    // Rare (a Prefer header, a fault rule): a copy here costs the usual call nothing.
+    if (faults?.applied !== undefined) call.headers = { ...call.headers, 'Preference-Applied': faults.applied }
+    if (faults?.answer !== undefined) return faults.answer
   }
   const input = validateRequest(operation, paramsOf(operation, req, line, params), call.body)
   // The handler map is keyed by operationId; its input type is the one this operation validated.
@@ -212,10 +214,11 @@ function requestLineOf(req: RouteRequest): RequestLine {
   return { method: req.method ?? 'GET', url, path: query === -1 ? url : url.slice(0, query) }
 }
 
+/** An empty key is no key, as the live service tests it by truthiness (docs/behaviour.md §4). */
 function idempotencyKeyOf(req: IncomingMessage): string | undefined {
   if (!WRITE_METHODS.has(req.method ?? '')) return undefined
   const key = req.headers['idempotency-key']
-  return typeof key === 'string' ? key : undefined
+  return typeof key === 'string' && key !== '' ? key : undefined
 }
 
 /** More query parameters than any operation takes many times over: refused before parsing them. */
@@ -225,7 +228,7 @@ function paramsOf(operation: Operation, req: IncomingMessage, line: RequestLine,
   const query = parseQuery(line.url)
   const count = Object.values(query).reduce((sum, value) => sum + (Array.isArray(value) ? value.length : 1), 0)
   if (count > MAX_QUERY_PARAMETERS) {
-    throw validationFailed({ general: { messages: [`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`] } })
+    throw generalProblem([`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`])
   }
   return {
     // Copied: validation coerces in place, and express's params are its own.
@@ -248,6 +251,7 @@ function declaredHeaders(operation: Operation, headers: IncomingMessage['headers
 
 export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {
   const apiError = error instanceof ApiError ? error : unexpected(error, line, deps)
+  if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
   return {
     status: apiError.status,
     body: errorBody(apiError, line.url, deps.now()),

@@ -7,6 +7,9 @@ export interface RateLimit {
   windowSeconds: number
 }
 
+/** The message of a 429, as the live service sends it. */
+export const RATE_LIMITED = 'API rate limit exceeded'
+
 export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 100, windowSeconds: 1 }
 /** Buckets kept at most; the oldest idle one goes first. Tenants are bounded, this is too. */
 const MAX_BUCKETS = 10_000
@@ -15,6 +18,10 @@ interface Bucket {
   tokens: number
   updatedAt: number
 }
+
+/** The live service's throttler category of each operation: set-primary's controller names none (docs/behaviour.md §1.5). */
+const CATEGORIES: Readonly<Record<string, string>> = { setPrimaryIntegration: 'global' }
+const DEFAULT_CATEGORY = 'configuration'
 
 /**
  * A token bucket per tenant, always counted so the `RateLimit-*` headers tell the truth; it
@@ -25,33 +32,46 @@ export class RateLimiter {
   private readonly buckets = new RecencyMap<Bucket>()
   private readonly burst: number
   private readonly perSecond: number
-  private readonly policy: string
+  private readonly limit: number
   private readonly limitText: string
+  private readonly policies = new Map<string, string>()
 
   constructor(
-    rate: RateLimit,
+    private readonly rate: RateLimit,
     private readonly enforce: boolean,
   ) {
     this.burst = Math.ceil((rate.limit * 11) / 10) // not `* 1.1`: 100 * 1.1 is 110.00000000000001
     this.perSecond = rate.limit / rate.windowSeconds
+    this.limit = rate.limit
     this.limitText = String(rate.limit)
-    this.policy = `${rate.limit};w=${rate.windowSeconds};burst=${this.burst};comment="token bucket";category="configuration";cost="single";serviceLevel="mock"`
   }
 
   /** Takes one token for `tenant`; the headers to send, or a 429 to throw when enforced. */
-  take(tenant: string, now: number): Record<string, string> {
+  take(tenant: string, now: number, operationId: string): Record<string, string> {
     const bucket = this.refilled(tenant, now)
     const allowed = bucket.tokens >= 1
     if (allowed) bucket.tokens -= 1
+    // The burst lets a bucket hold more than the limit; the header never says more than the limit.
+    const remaining = Math.min(this.limit, Math.floor(bucket.tokens))
+    const untilAccepted = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond))
     const headers = {
       'RateLimit-Limit': this.limitText,
-      'RateLimit-Remaining': String(Math.floor(bucket.tokens)),
-      'RateLimit-Reset': String(Math.ceil((this.burst - bucket.tokens) / this.perSecond)),
-      'RateLimit-Policy': this.policy,
+      'RateLimit-Remaining': String(remaining),
+      'RateLimit-Reset': String(allowed ? Math.ceil((this.burst - bucket.tokens) / this.perSecond) : untilAccepted),
+      'RateLimit-Policy': this.policy(CATEGORIES[operationId] ?? DEFAULT_CATEGORY),
     }
     if (allowed || !this.enforce) return headers
-    const retryAfter = String(Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond)))
-    throw new ApiError(429, 'RATE_LIMITED', 'API rate limit exceeded', { headers: { ...headers, 'Retry-After': retryAfter } })
+    throw new ApiError(429, 'RATE_LIMITED', RATE_LIMITED, { headers: { ...headers, 'Retry-After': headers['RateLimit-Reset'] } })
+  }
+
+  private policy(category: string): string {
+    let policy = this.policies.get(category)
+    if (policy === undefined) {
+      const { limit, windowSeconds } = this.rate
+      policy = `${limit};w=${windowSeconds};burst=${this.burst};comment="token bucket";category="${category}";cost="single";serviceLevel="mock"`
+      this.policies.set(category, policy)
+    }
+    return policy
   }
 
   private refilled(tenant: string, now: number): Bucket {

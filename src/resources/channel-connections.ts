@@ -8,7 +8,10 @@ type Query = OperationInput<'listChannelConnections'>['query']
 
 export async function listChannelConnections({ store, tenant, input }: OperationContext<OperationInput<'listChannelConnections'>>) {
   const query = input.query
-  if (query.after !== undefined && query.before !== undefined) {
+  // An empty cursor is none: the live service tests them by truthiness (docs/behaviour.md §1.6).
+  const after = query.after || undefined
+  const before = query.before || undefined
+  if (after !== undefined && before !== undefined) {
     throw badRequest('BOTH_CURSORS', 'Cannot specify both "before" and "after" cursors at the same time.')
   }
   const page = await store.read(tenant.key, (view) =>
@@ -16,8 +19,8 @@ export async function listChannelConnections({ store, tenant, input }: Operation
       orderBy: query.orderBy ?? 'createdAt',
       descending: (query.orderDirection ?? 'DESC') === 'DESC',
       limit: query.limit ?? 10,
-      after: query.after,
-      before: query.before,
+      after,
+      before,
       includeCursor: query.includeCursor ?? false,
       filter: filterOf(query),
     }),
@@ -31,12 +34,18 @@ export async function listChannelConnections({ store, tenant, input }: Operation
   }
 }
 
-/** Exact-match filters; `contextKeys` compares as a set, and one blank value means "no keys". */
+/**
+ * Exact-match filters; an empty `subscriberId` or `integrationIdentifier` is no filter.
+ * `contextKeys` compares as a set, and one blank value means "no keys". `shared` connections have
+ * no subscriber, whatever `subscriberId` says (docs/behaviour.md §2.4).
+ */
 function filterOf(query: Query): ConnectionFilter {
   const filter: ConnectionFilter = {}
-  for (const name of ['subscriberId', 'channel', 'providerId', 'integrationIdentifier'] as const) {
-    if (query[name] !== undefined) filter[name] = query[name]
-  }
+  if (query.channel !== undefined) filter.channel = query.channel
+  if (query.providerId !== undefined) filter.providerId = query.providerId
+  if (query.integrationIdentifier) filter.integrationIdentifier = query.integrationIdentifier
+  if (query.connectionMode !== undefined) filter.connectionMode = query.connectionMode
+  if (query.subscriberId && query.connectionMode !== 'shared') filter.subscriberId = query.subscriberId
   if (query.contextKeys !== undefined) filter.contextKeys = contextKeysKey(query.contextKeys.filter((key) => key !== ''))
   return filter
 }

@@ -11,7 +11,9 @@ type Credentials = ChannelSettings['credentials']
 
 export async function upsertSubscriberCredentials({ store, tenant, input, now }: OperationContext<Input>) {
   const { subscriberId } = input.path
-  const { providerId, integrationIdentifier, credentials } = input.body
+  const { providerId, credentials } = input.body
+  // An empty identifier is none: the live service tests it by truthiness (docs/behaviour.md §1.6).
+  const integrationIdentifier = input.body.integrationIdentifier || undefined
   return store.transact(tenant.key, (tx) => {
     const subscriber = tx.subscriber(subscriberId)
     if (!subscriber) throw badRequest('SUBSCRIBER_NOT_FOUND', `SubscriberId: ${subscriberId} not found`)
@@ -24,10 +26,12 @@ export async function upsertSubscriberCredentials({ store, tenant, input, now }:
     }
     const channels = subscriber.channels ?? []
     const at = channels.findIndex((c) => c.providerId === providerId && c._integrationId === integration._id)
+    // The identifier only chooses the integration; the live service does not store it.
     const entry: ChannelSettings =
       at === -1
-        ? { providerId, integrationIdentifier: integration.identifier, _integrationId: integration._id, credentials: kept(credentials) }
+        ? { providerId, _integrationId: integration._id, credentials: kept(credentials) }
         : { ...channels[at]!, credentials: merge(channels[at]!.credentials, credentials) }
+    checkTokenLimit(entry.credentials)
     if (at !== -1 && isDeepStrictEqual(entry, channels[at])) return presentSubscriber(subscriber, tenant)
     const next = {
       ...subscriber,
@@ -73,3 +77,14 @@ function merge(old: Credentials, sent: Credentials): Credentials {
 }
 
 const unique = (values: readonly string[]) => [...new Set(values)]
+
+/** The live service's bound on a channel's tokens, after the merge (docs/behaviour.md §2.1). */
+const MAX_DEVICE_TOKENS = 100
+
+function checkTokenLimit({ deviceTokens = [] }: Credentials): void {
+  if (deviceTokens.length <= MAX_DEVICE_TOKENS) return
+  throw badRequest(
+    'DEVICE_TOKENS_LIMIT',
+    `Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is ${MAX_DEVICE_TOKENS}, but got ${deviceTokens.length} tokens.`,
+  )
+}

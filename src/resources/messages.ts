@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../http/api-error.ts'
+import { notFound } from '../http/api-error.ts'
 import type { StoredMessage } from '../store/records.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentMessage } from './present.ts'
@@ -9,7 +9,6 @@ type MarkAs = Input['body']['markAs']
 export async function markMessagesAs({ store, tenant, input, now }: OperationContext<Input>) {
   const { subscriberId } = input.path
   const ids = messageIdsOf(input.body.messageId)
-  if (ids.length === 0) throw badRequest('MESSAGE_ID_REQUIRED', 'messageId is required')
   return store.transact(tenant.key, (tx) => {
     const subscriber = tx.subscriber(subscriberId)
     if (!subscriber) throw notFound('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`)
@@ -27,10 +26,9 @@ export async function markMessagesAs({ store, tenant, input, now }: OperationCon
   })
 }
 
-/** A string is a comma-separated list; blanks are dropped and repeats kept once, first order. */
+/** One id or several (the document has checked each is an ObjectId); repeats kept once, first order. */
 function messageIdsOf(messageId: string | string[]): string[] {
-  const parts = typeof messageId === 'string' ? messageId.split(',') : messageId
-  return [...new Set(parts.map((id) => id.trim()).filter((id) => id !== ''))]
+  return typeof messageId === 'string' ? [messageId] : [...new Set(messageId)]
 }
 
 /**

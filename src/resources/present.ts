@@ -21,8 +21,15 @@ function stamped<T extends object>(copy: T, tenant: Tenant): T & Stamp {
   return out
 }
 
+/** The stored entity, as the v1 credentials answer returns it. */
 export function presentSubscriber(record: StoredSubscriber, tenant: Tenant): Schemas['Subscriber'] {
   return stamped(Object.assign({}, record), tenant)
+}
+
+/** As GET v2 maps it: every field but `__v` (docs/behaviour.md §2.2). */
+export function presentSubscriberV2(record: StoredSubscriber, tenant: Tenant): Schemas['Subscriber'] {
+  const { __v: _version, ...visible } = record
+  return stamped(visible, tenant)
 }
 
 export function presentIntegration(record: StoredIntegration, tenant: Tenant): Schemas['Integration'] {
@@ -37,13 +44,13 @@ export function presentConnection(record: StoredChannelConnection): Schemas['Cha
   return visible
 }
 
+/**
+ * As the live service's mark-as mapper returns it: without `contextKeys`, `template` and
+ * `subscriber`, and with `_feedId` null when the message has none (docs/behaviour.md §2.5).
+ */
 export function presentMessage(record: StoredMessage, tenant: Tenant): Schemas['Message'] {
-  const { template, ...rest } = record
+  const { template: _template, contextKeys: _contextKeys, ...rest } = record
   const message: Schemas['Message'] = stamped(rest, tenant)
-  if (!template) return message
-  const { notificationGroup, ...workflow } = template
-  const stampedTemplate: Schemas['Workflow'] = stamped(workflow, tenant)
-  if (notificationGroup) stampedTemplate.notificationGroup = stamped(Object.assign({}, notificationGroup), tenant)
-  message.template = stampedTemplate
+  message._feedId = record._feedId ?? null
   return message
 }

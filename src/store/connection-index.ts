@@ -13,7 +13,7 @@ export interface Ordering {
   positionOf(connection: StoredChannelConnection): number | undefined
 }
 
-export const FILTER_FIELDS = ['subscriberId', 'channel', 'providerId', 'integrationIdentifier', 'contextKeys'] as const
+export const FILTER_FIELDS = ['subscriberId', 'channel', 'providerId', 'integrationIdentifier', 'contextKeys', 'connectionMode'] as const
 export type FilterField = (typeof FILTER_FIELDS)[number]
 
 /** Exact values a connection must have; `contextKeys` as the key of its set (`contextKeysKey`). */
@@ -22,8 +22,12 @@ export type ConnectionFilter = Partial<Record<FilterField, string>>
 /** Equal sets of context keys have equal keys, whatever their order and repeats. */
 export const contextKeysKey = (keys: readonly string[]): string => [...new Set(keys)].sort().join('\u0000')
 
-export const valueOf = (connection: StoredChannelConnection, field: FilterField): string | null | undefined =>
-  field === 'contextKeys' ? contextKeysKey(connection.contextKeys) : connection[field]
+export function valueOf(connection: StoredChannelConnection, field: FilterField): string | null | undefined {
+  if (field === 'contextKeys') return contextKeysKey(connection.contextKeys)
+  // A connection with no subscriber is shared (docs/behaviour.md §2.4).
+  if (field === 'connectionMode') return connection.subscriberId == null ? 'shared' : 'subscriber'
+  return connection[field]
+}
 
 const NONE = new Uint32Array(0)
 /** Positions remembered for combined filters, in all: 8M positions are 32 MB. */

@@ -169,15 +169,28 @@ describe('matching and effects', () => {
 })
 
 describe('presets', () => {
-  it.each([
-    ['rate-limited', 429],
-    ['unavailable', 503],
-  ])('%s answers %i with a JSON string and Retry-After', async (preset, status) => {
+  it('rate-limited answers 429 with the live service\'s ErrorDto, Retry-After equal to RateLimit-Reset', async () => {
     const auth = freshTenant()
-    const rule = (await addFault(auth, { preset, match: ON_GET })).body as FaultRule
-    expect(rule.preset).toBe(preset)
-    const res = await getSub(auth, status)
-    expect(typeof res.body).toBe('string')
+    const rule = (await addFault(auth, { preset: 'rate-limited', match: ON_GET })).body as FaultRule
+    expect(rule.preset).toBe('rate-limited')
+    const res = await getSub(auth, 429)
+    expect(res.body).toMatchObject({ statusCode: 429, message: 'API rate limit exceeded', error: 'Too Many Requests' })
+    expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/)
+    expect(res.headers['retry-after']).toBe(res.headers['ratelimit-reset'])
+  })
+
+  it('a 429 rule with its own Retry-After tells the same wait in RateLimit-Reset', async () => {
+    const auth = freshTenant()
+    await addFault(auth, { match: ON_GET, respond: { status: 429, headers: { 'Retry-After': '7' } } })
+    const res = await getSub(auth, 429)
+    expect([res.headers['retry-after'], res.headers['ratelimit-reset']]).toEqual(['7', '7'])
+  })
+
+  it('unavailable answers 503 with a JSON string and Retry-After', async () => {
+    const auth = freshTenant()
+    await addFault(auth, { preset: 'unavailable', match: ON_GET })
+    const res = await getSub(auth, 503)
+    expect(res.body).toBe('Please wait some time, then try again.')
     expect(res.headers['retry-after']).toMatch(/^\d+$/)
   })
 
@@ -204,6 +217,7 @@ describe('presets', () => {
     const res = await markAs(auth, 'read', 409, key)
     expect(res.body.message).toBe(`Request with key "${key}" is currently being processed. Please retry after 1 second`)
     expect(res.headers['retry-after']).toBe('1')
+    expect(res.headers.link).toBe('https://docs.novu.co/additional-resources/idempotency')
     expect(await readState(server.url, auth)).toEqual(before)
 
     await check('removeFault', on().delete(`/__admin/faults/${rule.id}`).set(auth), 200, 'admin')
@@ -224,6 +238,7 @@ describe('the idempotency 409 of behaviour.md §4, with injected latency', () =>
     const second = await markAs(auth, 'read', 409, key)
     expect(second.body.message).toBe(`Request with key "${key}" is currently being processed. Please retry after 1 second`)
     expect(second.headers['retry-after']).toBe('1')
+    expect(second.headers.link).toBe('https://docs.novu.co/additional-resources/idempotency')
 
     const done = await first
     expect(done.headers['idempotency-replay']).toBeUndefined()

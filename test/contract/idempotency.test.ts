@@ -89,7 +89,9 @@ describe('idempotent replay', () => {
       patchCredentials(auth, key, { providerId: 'pushpad', credentials: { deviceTokens: ['x'] } })],
     ['404 of an unknown subscriber (mark-as)', 'markMessagesAs', 404, (auth: Auth, key: string) =>
       markAs(auth, key, { messageId: MESSAGE, markAs: 'read' }, '/v1/subscribers/nobody/messages/mark-as')],
-    ['400 of an empty messageId (mark-as)', 'markMessagesAs', 400, (auth: Auth, key: string) => markAs(auth, key, { messageId: '', markAs: 'read' })],
+    ['400 of more than 100 device tokens (credentials)', 'upsertSubscriberCredentials', 400, (auth: Auth, key: string) =>
+      patchCredentials(auth, key, { providerId: 'fcm', credentials: { deviceTokens: Array.from({ length: 101 }, (_, i) => `t${i}`) } })],
+    ['422 of an empty messageId (mark-as)', 'markMessagesAs', 422, (auth: Auth, key: string) => markAs(auth, key, { messageId: '', markAs: 'read' })],
     ['422 of a document violation (mark-as)', 'markMessagesAs', 422, (auth: Auth, key: string) => markAs(auth, key, { messageId: MESSAGE, markAs: 'done' })],
   ])('replays a stored %s, timestamp and all', async (_name, operationId, status, send) => {
     const auth = freshTenant()
@@ -130,7 +132,8 @@ describe('idempotency key rules', () => {
     const message = `Request with key "${key}" is being reused for a different body`
     expect(res.status).toBe(422)
     expect(res.body.message).toBe(message)
-    expect(res.body.errors.general.messages).toEqual([message])
+    expect(res.body.errors.general).toEqual({ messages: [message], value: 'No Value Recorded' })
+    expect(res.headers.link).toBe('https://docs.novu.co/additional-resources/idempotency')
     expect(res.headers['idempotency-key']).toBe(key)
     expect(res.headers['idempotency-replay']).toBeUndefined()
     await expectContract('upsertSubscriberCredentials', res)
@@ -164,6 +167,17 @@ describe('idempotency key rules', () => {
     expect(replay.headers['idempotency-replay']).toBe('true')
     await expectContract('upsertSubscriberCredentials', replay)
     expect((await send('t-10')).status).toBe(422)
+  })
+
+  it('treats an empty key as no key: each call runs, nothing is echoed or replayed', async () => {
+    const auth = freshTenant()
+    const first = await patchCredentials(auth, '', { providerId: 'fcm', credentials: { deviceTokens: ['t-1'] } })
+    expect(first.status).toBe(200)
+    expect(first.headers['idempotency-key']).toBeUndefined()
+    const other = await patchCredentials(auth, '', { providerId: 'fcm', credentials: { deviceTokens: ['t-2'] } })
+    expect(other.status).toBe(200)
+    expect(other.headers['idempotency-replay']).toBeUndefined()
+    expect(await fcmTokens(auth)).toEqual(['fcm-token-ada-1', 't-1', 't-2'])
   })
 
   it('answers 400 for a key of 256 characters and accepts one of 255', async () => {

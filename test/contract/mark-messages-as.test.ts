@@ -83,7 +83,7 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
     const marks: MarkAs[] = ['read', 'unseen', 'seen', 'read', 'unread', 'unseen', 'read', 'seen', 'unseen', 'unread']
     for (const [step, mark] of marks.entries()) {
       const ids = ADA.filter((_, i) => (i + step) % 3 !== 0)
-      const res = await markAs(auth, { messageId: ids.join(','), markAs: mark })
+      const res = await markAs(auth, { messageId: ids, markAs: mark })
       expect(res.status).toBe(201)
       await expectContract('markMessagesAs', res)
       for (const m of (await messagesOf(auth)).values()) {
@@ -93,12 +93,9 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
   })
 
   it.each([
-    ['a comma string', `${M1},${M2}`, [M1, M2]],
     ['an array', [M1, M2], [M1, M2]],
     ['a single string', M3, [M3]],
-    ['a comma string with blanks', `,${M1},, ,${M2},`, [M1, M2]],
-    ['an array with blanks', ['', M1, ' ', M2], [M1, M2]],
-    ['ids named twice, kept in first order', `${M3},${M1},${M3}`, [M3, M1]],
+    ['ids named twice, kept in first order', [M3, M1, M3], [M3, M1]],
     ['another subscriber’s and unknown ids among them', [M2, GRACES, UNKNOWN, M1], [M2, M1]],
     ['only ids of others', [GRACES, UNKNOWN], []],
   ])('accepts messageId as %s', async (_kind, messageId, expected) => {
@@ -116,32 +113,52 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
     expect(after.has(UNKNOWN)).toBe(false)
   })
 
-  it.each([[''], [','], [' , '], [[]], [['']], [['', ' ']]])('answers 400 when messageId %j holds no id', async (messageId) => {
-    const auth = freshTenant()
-    const res = await markAs(auth, { messageId, markAs: 'read' })
-    expect(res.status).toBe(400)
-    await expectContract('markMessagesAs', res)
-    expect(res.body.message).toBe('messageId is required')
-  })
-
-  const MARK_AS_MESSAGE = 'must be equal to one of the allowed values: read, seen, unread, unseen'
+  const OBJECT_ID = 'messageId must be a valid MongoDB ObjectId or an array of valid MongoDB ObjectIds'
+  const MISSING = (field: string) => `${field} should not be null or undefined`
+  const MARK_AS = 'markAs must be one of the following values: read, seen, unread, unseen'
   it.each([
-    ['messageId is missing', { markAs: 'read' }, ['messageId']],
-    ['messageId is a number', { messageId: 5, markAs: 'read' }, ['messageId']],
-    ['messageId holds a number', { messageId: [M1, 5], markAs: 'read' }, ['messageId.1']],
-    ['markAs is invalid', { messageId: M1, markAs: 'archived' }, ['markAs']],
-    ['markAs is missing', { messageId: M1 }, ['markAs']],
-    ['both are wrong', { messageId: 5, markAs: 'READ' }, ['messageId', 'markAs']],
-  ])('answers 422 when %s, listing the fields', async (_case, body, fields) => {
+    ['messageId is missing', { markAs: 'read' }, [MISSING('messageId'), OBJECT_ID]],
+    ['messageId is ""', { messageId: '', markAs: 'read' }, [OBJECT_ID]],
+    ['messageId is a comma list', { messageId: `${M1},${M2}`, markAs: 'read' }, [OBJECT_ID]],
+    ['messageId is not an ObjectId', { messageId: 'abc', markAs: 'read' }, [OBJECT_ID]],
+    ['messageId is []', { messageId: [], markAs: 'read' }, [OBJECT_ID]],
+    ['messageId is [""]', { messageId: [''], markAs: 'read' }, [OBJECT_ID]],
+    ['messageId is a number', { messageId: 5, markAs: 'read' }, [OBJECT_ID]],
+    ['messageId holds a number', { messageId: [M1, 5], markAs: 'read' }, [OBJECT_ID]],
+    ['markAs is invalid', { messageId: M1, markAs: 'archived' }, [MARK_AS]],
+    ['markAs is ""', { messageId: M1, markAs: '' }, [MARK_AS]],
+    ['markAs is missing', { messageId: M1 }, [MISSING('markAs')]],
+    ['both are wrong', { messageId: 5, markAs: 'READ' }, [OBJECT_ID, MARK_AS]],
+    ['the body is an array', [M1], [MISSING('messageId'), OBJECT_ID, MISSING('markAs')]],
+  ])('answers 422 when %s, one message per property and rule under general', async (_case, body, messages) => {
     const auth = freshTenant()
     const before = await messagesOf(auth)
     const res = await markAs(auth, body)
     expect(res.status).toBe(422)
     await expectContract('markMessagesAs', res)
     expect(res.body.message).toBe('Validation Error')
-    for (const field of fields) expect(res.body.errors, field).toHaveProperty([field])
-    if (fields.includes('markAs') && 'markAs' in body) expect(res.body.errors.markAs.messages).toEqual([MARK_AS_MESSAGE])
+    expect(res.body.errors).toEqual({ general: { messages, value: 'No Value Recorded' } })
     expect(await messagesOf(auth)).toEqual(before)
+  })
+
+  it('answers without contextKeys, template and subscriber, and with _feedId null when the message has none', async () => {
+    const auth = freshTenant()
+    const stored = await messagesOf(auth)
+    const withTemplate = [...stored.values()].find((m) => m.template !== undefined && m.contextKeys !== undefined)
+    expect(withTemplate, 'a seeded message with a template and context keys').toBeDefined()
+    const ids = [M1, withTemplate!._id]
+    const subscriber = (await readState(server.url, auth)).subscribers.find((s) => s._id === withTemplate!._subscriberId)!
+    const res = await markAs(auth, { messageId: ids, markAs: 'seen' }, subscriber.subscriberId)
+    expect(res.status).toBe(201)
+    await expectContract('markMessagesAs', res)
+    for (const message of res.body as Record<string, unknown>[]) {
+      expect(message).not.toHaveProperty('contextKeys')
+      expect(message).not.toHaveProperty('template')
+      expect(message).not.toHaveProperty('subscriber')
+      expect(message._feedId).toBe(stored.get(message._id as string)!._feedId ?? null)
+    }
+    // Kept in the store: only the answer leaves them out.
+    expect((await messagesOf(auth)).get(withTemplate!._id)!.template).toEqual(withTemplate!.template)
   })
 
   it('answers 404 for an unknown subscriber', async () => {

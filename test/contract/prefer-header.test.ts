@@ -90,33 +90,78 @@ describe('Prefer: code=<status>', () => {
     expect(res.body.errors.general.messages.length).toBeGreaterThan(0)
   })
 
-  it.each([429, 503])('gives a JSON string body for code=%i', async (status) => {
-    const res = await getSubscriber(freshTenant(), status, `code=${status}`)
+  it('gives a JSON string body for code=503', async () => {
+    const res = await getSubscriber(freshTenant(), 503, 'code=503')
     expect(res.headers['content-type']).toMatch(/^application\/json/)
-    expect(typeof res.body).toBe('string')
-    expect(res.body.length).toBeGreaterThan(0)
+    expect(res.body).toBe('Please wait some time, then try again.')
+  })
+
+  it('gives the live service\'s ErrorDto for code=429, Retry-After equal to RateLimit-Reset', async () => {
+    const res = await getSubscriber(freshTenant(), 429, 'code=429')
+    expect(res.body).toMatchObject({ statusCode: 429, message: 'API rate limit exceeded', error: 'Too Many Requests' })
+    expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/)
+    expect(res.headers['retry-after']).toBe(res.headers['ratelimit-reset'])
   })
 })
 
-describe('Prefer: what cannot be honoured is a 422', () => {
-  it('refuses a status the operation does not document (409 on getSubscriber)', async () => {
-    const auth = freshTenant()
-    const res = await getSubscriber(auth, 422, 'code=409')
+describe('Prefer: what cannot be honoured is a 422 under general', () => {
+  /** The one message of a 422 for the Prefer header. */
+  async function refusal(res: request.Response): Promise<string> {
     expect(res.body.message).toBe('Validation Error')
-    expect(res.body.errors.prefer.messages.length).toBeGreaterThan(0)
+    expect(Object.keys(res.body.errors)).toEqual(['general'])
+    expect(res.body.errors.general.value).toBe('No Value Recorded')
+    expect(res.body.errors.general.messages).toHaveLength(1)
+    expect(res.headers['preference-applied']).toBeUndefined()
+    return res.body.errors.general.messages[0]
+  }
+
+  it('refuses a status the operation does not document (409 on getSubscriber)', async () => {
+    const res = await getSubscriber(freshTenant(), 422, 'code=409')
+    expect(await refusal(res)).toBe('Prefer code=409 cannot be honoured: getSubscriber documents no status 409')
   })
 
   it('refuses code=200 on mark-as, whose success is 201, and changes nothing', async () => {
     const auth = freshTenant()
     const before = await readState(server.url, auth)
     const res = await markAs(auth, { messageId: M6, markAs: 'read' }, 422, { Prefer: 'code=200' })
-    expect(res.body.errors.prefer).toBeDefined()
+    expect(await refusal(res)).toMatch(/^Prefer code=200 cannot be honoured/)
     expect(await readState(server.url, auth)).toEqual(before)
   })
 
-  it.each(['foo=bar', 'code=abc', 'delay=soon', 'example=nope'])('refuses Prefer: %s', async (prefer) => {
-    const res = await getSubscriber(freshTenant(), 422, prefer)
-    expect(res.body.errors.prefer.messages.length).toBeGreaterThan(0)
+  it.each([
+    ['code=abc', 'Prefer code=abc cannot be honoured: getSubscriber documents no status abc'],
+    ['delay=soon', 'Prefer delay=soon cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
+    ['delay=60001', 'Prefer delay=60001 cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
+    ['example=nope', 'Prefer code=200 cannot be honoured: the document has no example named "nope" for getSubscriber 200'],
+  ])('refuses Prefer: %s, naming what it accepts', async (prefer, message) => {
+    expect(await refusal(await getSubscriber(freshTenant(), 422, prefer))).toBe(message)
+  })
+})
+
+describe('Prefer: unknown preferences and Preference-Applied', () => {
+  it.each(['return=minimal', 'respond-async', 'foo=bar', 'handling=strict; foo="x"'])('ignores %s: the real answer, nothing applied', async (prefer) => {
+    const auth = freshTenant()
+    const plain = await getSubscriber(auth, 200)
+    const res = await getSubscriber(auth, 200, prefer)
+    expect(res.body).toEqual(plain.body)
+    expect(res.headers['preference-applied']).toBeUndefined()
+  })
+
+  it('names what it honoured, and only that, beside what it ignored', async () => {
+    const res = await getSubscriber(freshTenant(), 404, 'return=minimal, code=404, respond-async')
+    expect(res.headers['preference-applied']).toBe('code=404')
+  })
+
+  it('names a delay it honoured on the real answer of a write', async () => {
+    const res = await markAs(freshTenant(), { messageId: M6, markAs: 'read' }, 201, { Prefer: 'delay=0, return=representation' })
+    expect(res.headers['preference-applied']).toBe('delay=0')
+    expect(res.body[0]).toMatchObject({ _id: M6, read: true })
+  })
+
+  it('names an example it answered with', async () => {
+    const res = await getSubscriber(freshTenant(), 200, 'example=grace')
+    expect(res.headers['preference-applied']).toBe('example=grace')
+    expect(res.body.subscriberId).toBe('demo-subscriber-2')
   })
 })
 

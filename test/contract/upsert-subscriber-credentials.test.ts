@@ -35,6 +35,13 @@ async function readBack(auth: Auth, subscriberId: string): Promise<Subscriber> {
 
 const channelOf = (subscriber: Subscriber, providerId: string) => subscriber.channels?.find((c) => c.providerId === providerId)
 
+/** The v1 answer is the stored entity with `__v`; GET v2 leaves `__v` out (docs/behaviour.md §2.2). */
+function asV2(v1: Subscriber): Subscriber {
+  expect(v1.__v, 'the v1 answer keeps __v').toBeTypeOf('number')
+  const { __v: _version, ...v2 } = v1
+  return v2
+}
+
 describe('PATCH /v1/subscribers/{subscriberId}/credentials: errors', () => {
   it('answers 400 for an unknown subscriber', async () => {
     const res = await upsert(freshTenant(), 'nobody', { providerId: 'fcm', credentials: { deviceTokens: ['t'] } }, 400)
@@ -58,17 +65,51 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: errors', () => {
   })
 
   it.each([
-    ['providerId outside the enum', { providerId: 'sendgrid', credentials: { deviceTokens: ['t'] } }, 'providerId'],
-    ['deviceTokens as a string', { providerId: 'fcm', credentials: { deviceTokens: 'x' } }, 'credentials.deviceTokens'],
-    ['a token that is a number', { providerId: 'fcm', credentials: { deviceTokens: [1] } }, 'credentials.deviceTokens.0'],
-    ['credentials missing', { providerId: 'fcm' }, 'credentials'],
-  ])('answers 422 for %s and changes nothing', async (_name, body, field) => {
+    ['providerId outside the enum', { providerId: 'sendgrid', credentials: { deviceTokens: ['t'] } }, ['providerId must be a valid provider ID']],
+    ['deviceTokens as a string', { providerId: 'fcm', credentials: { deviceTokens: 'x' } }, ['credentials.deviceTokens must be an array']],
+    ['a token that is a number', { providerId: 'fcm', credentials: { deviceTokens: [1, 't', 2] } }, ['each value in credentials.deviceTokens must be a string']],
+    ['credentials missing', { providerId: 'fcm' }, ['credentials should not be null or undefined']],
+    ['credentials not an object', { providerId: 'fcm', credentials: 'x' }, ['credentials must be an object']],
+    ['webhookUrl a number', { providerId: 'slack', credentials: { webhookUrl: 1 } }, ['credentials.webhookUrl must be a string']],
+    ['both required fields missing', {}, ['providerId should not be null or undefined', 'credentials should not be null or undefined']],
+  ])('answers 422 for %s and changes nothing', async (_name, body, messages) => {
     const auth = freshTenant()
     const before = await readBack(auth, 'demo-subscriber-1')
     const res = await upsert(auth, 'demo-subscriber-1', body, 422)
     expect(res.body.message).toBe('Validation Error')
-    expect(res.body.errors[field]?.messages.length, JSON.stringify(res.body.errors)).toBeGreaterThan(0)
+    expect(res.body.errors).toEqual({ general: { messages, value: 'No Value Recorded' } })
     expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
+  })
+
+  it('answers 400 above 100 device tokens in the channel after the merge, and changes nothing', async () => {
+    const auth = freshTenant()
+    const before = await readBack(auth, 'demo-subscriber-1')
+    const tokens = Array.from({ length: 100 }, (_, i) => `t-${i}`) // with the seeded one: 101
+    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
+    expect(res.body.message).toBe('Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is 100, but got 101 tokens.')
+    expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
+  })
+
+  it('accepts exactly 100 device tokens in the channel, repeats counted once', async () => {
+    const auth = freshTenant()
+    const tokens = Array.from({ length: 99 }, (_, i) => `t-${i}`)
+    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: [...tokens, ...tokens, 'fcm-token-ada-1'] } })
+    expect(channelOf(res.body, 'fcm')?.credentials.deviceTokens).toHaveLength(100)
+    await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['one-more'] } }, 400)
+  })
+
+  it('answers 400 for more than 100 tokens on a new channel entry', async () => {
+    const auth = freshTenant()
+    const tokens = Array.from({ length: 150 }, (_, i) => `t-${i}`)
+    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
+    expect(res.body.message).toMatch(/but got 150 tokens\.$/)
+    expect((await readBack(auth, 'demo-subscriber-2')).channels).toEqual([])
+  })
+
+  it('treats an empty integrationIdentifier as none', async () => {
+    const auth = freshTenant()
+    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', integrationIdentifier: '', credentials: { deviceTokens: ['x'] } })
+    expect(res.body.channels).toEqual([{ providerId: 'fcm', _integrationId: FCM_ID, credentials: { deviceTokens: ['x'] } }])
   })
 })
 
@@ -82,19 +123,20 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: new entries', () => 
     expect(before.channels).toEqual([])
     const started = Date.now()
     const res = await upsert(auth, 'demo-subscriber-2', { providerId, credentials })
-    const expected = [{ providerId, integrationIdentifier: providerId, _integrationId: integrationId, credentials: stored }]
+    // The identifier only chooses the integration: the live service does not store it.
+    const expected = [{ providerId, _integrationId: integrationId, credentials: stored }]
     expect(res.body.channels).toEqual(expected)
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThanOrEqual(started - 1000)
     expect(res.body.createdAt).toBe(before.createdAt)
     const after = await readBack(auth, 'demo-subscriber-2')
-    expect(after).toEqual(res.body)
+    expect(after).toEqual(asV2(res.body))
     expect(after.channels).toEqual(expected)
   })
 
   it('selects the integration named by integrationIdentifier', async () => {
     const auth = freshTenant()
     const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', integrationIdentifier: 'fcm', credentials: { deviceTokens: ['x'] } })
-    expect(res.body.channels).toEqual([{ providerId: 'fcm', integrationIdentifier: 'fcm', _integrationId: FCM_ID, credentials: { deviceTokens: ['x'] } }])
+    expect(res.body.channels).toEqual([{ providerId: 'fcm', _integrationId: FCM_ID, credentials: { deviceTokens: ['x'] } }])
     expect(channelOf(await readBack(auth, 'demo-subscriber-2'), 'fcm')?._integrationId).toBe(FCM_ID)
   })
 
@@ -128,9 +170,9 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     const before = await readBack(auth, 'demo-subscriber-1')
     const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials })
     const after = await readBack(auth, 'demo-subscriber-1')
-    expect(after).toEqual(res.body)
+    expect(after).toEqual(asV2(res.body))
     expect(after.channels).toHaveLength(2)
-    expect(channelOf(after, 'fcm')).toEqual({ providerId: 'fcm', integrationIdentifier: 'fcm', _integrationId: FCM_ID, credentials: stored })
+    expect(channelOf(after, 'fcm')).toEqual({ providerId: 'fcm', _integrationId: FCM_ID, credentials: stored })
     expect(channelOf(after, 'slack')).toEqual(channelOf(before, 'slack'))
     expect(after.updatedAt).not.toBe(ADA_UPDATED_AT)
   })
@@ -142,7 +184,6 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     expect(after.channels?.map((c) => c.providerId)).toEqual(['fcm', 'slack'])
     expect(channelOf(after, 'slack')).toEqual({
       providerId: 'slack',
-      integrationIdentifier: 'slack',
       _integrationId: SLACK_ID,
       credentials: { webhookUrl: 'https://hooks.example.com/new' },
     })
@@ -157,7 +198,7 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     const auth = freshTenant()
     const before = await readBack(auth, 'demo-subscriber-1')
     const res = await upsert(auth, 'demo-subscriber-1', body)
-    expect(res.body).toEqual(before)
+    expect(asV2(res.body)).toEqual(before)
     expect(res.body.updatedAt).toBe(ADA_UPDATED_AT)
     expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
   })
@@ -180,7 +221,7 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     const before = await readBack(auth, 'demo-subscriber-1')
     const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['t-5'] } })
     const { channels: _c1, updatedAt: _u1, ...restBefore } = before
-    const { channels: _c2, updatedAt: _u2, ...restAfter } = res.body as Subscriber
+    const { channels: _c2, updatedAt: _u2, ...restAfter } = asV2(res.body as Subscriber)
     expect(restAfter).toEqual(restBefore)
   })
 })

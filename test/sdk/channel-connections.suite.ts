@@ -119,11 +119,16 @@ export function channelConnectionsSuite(mode: string, options: AppOptions): void
       expect(client.sent[0]!.url.searchParams.getAll('contextKeys')).toEqual(['tenant:acme', 'region:eu'])
     })
 
-    it('ignores the SDK-only `connectionMode` parameter the interface does not know', async () => {
+    it('filters by the SDK\'s `connectionMode`, as the live service does', async () => {
       const { novu } = sdkClient(server.url)
-      const { result } = await novu.channelConnections.list({ connectionMode: 'subscriber', limit: 3 })
-      expect(result.data.map((c) => c.identifier)).toEqual(sorted(seeded, 'createdAt', 'DESC').slice(0, 3))
-      expect(result.totalCount).toBe(120)
+      const linked = seeded.filter((c) => c.subscriberId !== null)
+      const mine = await novu.channelConnections.list({ connectionMode: 'subscriber', limit: 3 })
+      expect(mine.result.data.map((c) => c.identifier)).toEqual(sorted(linked, 'createdAt', 'DESC').slice(0, 3))
+      expect(mine.result.totalCount).toBe(linked.length)
+      const shared = await novu.channelConnections.list({ connectionMode: 'shared', limit: 100 })
+      expect(shared.result.data.map((c) => c.identifier)).toEqual(sorted(seeded.filter((c) => c.subscriberId === null), 'createdAt', 'DESC'))
+      expect(shared.result.data.every((c) => c.subscriberId === null)).toBe(true)
+      expect(shared.result.totalCount + linked.length).toBe(120)
     })
   })
 }

@@ -24,11 +24,18 @@ const CALLS: Record<string, (novu: Novu) => Promise<unknown>> = {
 const ALL = Object.keys(CALLS)
 const WRITES = ['upsertSubscriberCredentials', 'setPrimaryIntegration', 'markMessagesAs']
 
-/** 429 and 503 bodies are JSON strings, which the SDK leaves to its generic error. */
-async function genericError(call: Promise<unknown>, status: number, body: string): Promise<SDKError> {
+/**
+ * The SDK leaves 429 and 503 to its generic error: its document types them as strings. A 503 body
+ * is one; a 429 body is the live service's ErrorDto, its wait in `Retry-After` and `RateLimit-Reset`.
+ */
+async function genericError(call: Promise<unknown>, status: 429 | 503): Promise<SDKError> {
   const error = await sdkError(call, SDKError, status)
   expect(error).not.toBeInstanceOf(ErrorDto)
-  expect(JSON.parse(error.body)).toBe(body)
+  if (status === 503) expect(JSON.parse(error.body)).toBe('Please wait some time, then try again.')
+  else {
+    expect(JSON.parse(error.body)).toMatchObject({ statusCode: 429, message: 'API rate limit exceeded', timestamp: expect.any(String) })
+    expect(error.headers.get('retry-after')).toBe(error.headers.get('ratelimit-reset'))
+  }
   expect(error.message).toMatch(new RegExp(`^API error occurred: Status ${status}`))
   expect(Number(error.headers.get('retry-after'))).toBeGreaterThan(0)
   return error
@@ -71,8 +78,23 @@ export function errorsSuite(mode: string, options: AppOptions): void {
       const bothCursors = (n: Novu) => n.channelConnections.list({ after: 'a', before: 'b' })
       const message = 'Cannot specify both "before" and "after" cursors at the same time.'
       await errorDto(bothCursors, 400, message, '/v1/channel-connections?after=a&before=b')
-      const noIds = (n: Novu) => n.subscribers.messages.markAllAs({ messageId: [], markAs: 'read' }, ADA)
-      await errorDto(noIds, 400, 'messageId is required', `/v1/subscribers/${ADA}/messages/mark-as`)
+      const tooMany = (n: Novu) =>
+        n.subscribers.credentials.append({ providerId: 'fcm', credentials: { deviceTokens: Array.from({ length: 100 }, (_, i) => `t${i}`) } }, ADA)
+      const limit = 'Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is 100, but got 101 tokens.'
+      await errorDto(tooMany, 400, limit, `/v1/subscribers/${ADA}/credentials`)
+    })
+
+    it.each([
+      ['""', ''],
+      ['[]', []],
+      ['a comma list', `${M01},64f200000000000000000002`],
+    ] as const)('422 ValidationErrorDto: markAllAs with messageId %s', async (_name, messageId) => {
+      const call = sdkClient(server.url).novu.subscribers.messages.markAllAs({ messageId: messageId as string, markAs: 'read' }, ADA)
+      const error = await sdkError(call, ValidationErrorDto, 422)
+      expect(error.message).toBe('Validation Error')
+      expect(error.errors).toEqual({
+        general: { messages: ['messageId must be a valid MongoDB ObjectId or an array of valid MongoDB ObjectIds'], value: 'No Value Recorded' },
+      })
     })
 
     it('404 ErrorDto: retrieve and mark-as for an unknown subscriber', async () => {
@@ -110,9 +132,12 @@ export function errorsSuite(mode: string, options: AppOptions): void {
     it('422 ValidationErrorDto: list parameters the document refuses, every one listed', async () => {
       const call = sdkClient(server.url).novu.channelConnections.list({ limit: 500, orderBy: 'priority' })
       const error = await sdkError(call, ValidationErrorDto, 422)
-      expect(Object.keys(error.errors).sort()).toEqual(['limit', 'orderBy'])
-      expect(error.errors['limit']).toMatchObject({ messages: ['must be <= 100'], value: 500 })
-      expect(error.errors['orderBy']?.messages[0]).toContain('createdAt, updatedAt')
+      expect(error.errors).toEqual({
+        general: {
+          messages: ['limit must not be greater than 100', 'orderBy must be one of the following values: createdAt, updatedAt'],
+          value: 'No Value Recorded',
+        },
+      })
     })
 
     it('422 ValidationErrorDto: an idempotency key reused for another body', async () => {
@@ -127,13 +152,13 @@ export function errorsSuite(mode: string, options: AppOptions): void {
 
     // Values the SDK's enums list and the interface does not: the mock follows the interface.
     it.each([
-      ['providerId', 'telegram', (n: Novu) => n.subscribers.credentials.append({ providerId: 'telegram', credentials: {} }, ADA)],
-      ['channel', 'tool', (n: Novu) => n.channelConnections.list({ channel: 'tool' })],
-      ['providerId', 'novu-sms', (n: Novu) => n.channelConnections.list({ providerId: 'novu-sms' })],
-    ] as const)('422 ValidationErrorDto: the SDK-only %s %s', async (field, value, call) => {
+      ['providerId', 'telegram', (n: Novu) => n.subscribers.credentials.append({ providerId: 'telegram', credentials: {} }, ADA), /^providerId must be a valid provider ID$/],
+      ['channel', 'tool', (n: Novu) => n.channelConnections.list({ channel: 'tool' }), /^channel must be one of the following values: in_app, email, sms, chat, push$/],
+      ['providerId', 'novu-sms', (n: Novu) => n.channelConnections.list({ providerId: 'novu-sms' }), /^providerId must be one of the following values: emailjs, /],
+    ] as const)('422 ValidationErrorDto: the SDK-only %s %s', async (_field, _value, call, message) => {
       const error = await sdkError(call(sdkClient(server.url).novu), ValidationErrorDto, 422)
-      expect(Object.keys(error.errors)).toEqual([field])
-      expect(error.errors[field]).toMatchObject({ value, messages: [expect.stringMatching(/^must be equal to one of/)] })
+      expect(Object.keys(error.errors)).toEqual(['general'])
+      expect(error.errors['general']).toMatchObject({ value: 'No Value Recorded', messages: [expect.stringMatching(message)] })
     })
 
     it('a markAs outside the four values never leaves the SDK (its closed enum refuses it)', async () => {
@@ -148,7 +173,7 @@ export function errorsSuite(mode: string, options: AppOptions): void {
       const client = sdkClient(server.url)
       await addFault(server.url, client, { preset: 'rate-limited', match: { operationId }, times: 1 })
       const before = await readState(server.url, client.auth)
-      await genericError(CALLS[operationId]!(client.novu), 429, 'API rate limit exceeded')
+      await genericError(CALLS[operationId]!(client.novu), 429)
       expect(await readState(server.url, client.auth)).toEqual(before)
     })
 
@@ -156,7 +181,7 @@ export function errorsSuite(mode: string, options: AppOptions): void {
       const client = sdkClient(server.url)
       await addFault(server.url, client, { preset: 'unavailable', match: { operationId }, times: 1 })
       const before = await readState(server.url, client.auth)
-      await genericError(CALLS[operationId]!(client.novu), 503, 'Please wait some time, then try again.')
+      await genericError(CALLS[operationId]!(client.novu), 503)
       expect(await readState(server.url, client.auth)).toEqual(before)
       await CALLS[operationId]!(client.novu)
     })
@@ -183,7 +208,7 @@ export function errorsSuite(mode: string, options: AppOptions): void {
         expect((await novu.subscribers.retrieve(ADA)).result.lastName).toBe('Lovelace')
         const second = await novu.subscribers.messages.markAllAs({ messageId: M01, markAs: 'read' }, ADA)
         expect(second.result[0]).toMatchObject({ id: M01, read: true })
-        const error = await genericError(novu.channelConnections.list({}), 429, 'API rate limit exceeded')
+        const error = await genericError(novu.channelConnections.list({}), 429)
         expect(error.headers.get('ratelimit-remaining')).toBe('0')
       } finally {
         await server.close()

@@ -98,7 +98,6 @@ export function operationsSuite(mode: string, options: AppOptions): void {
       expect(result.channels).toEqual([
         {
           providerId: 'slack',
-          integrationIdentifier: 'slack',
           integrationId: '64f100000000000000000007',
           credentials: { webhookUrl: 'https://hooks.example.com/grace' },
         },

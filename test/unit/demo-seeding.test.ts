@@ -113,8 +113,11 @@ describe('the demo data set', () => {
       const integration = integrationOf.get(c.integrationIdentifier!)
       expect(integration, c.identifier).toBeDefined()
       expect([integration!.providerId, integration!.channel]).toEqual([c.providerId, c.channel])
-      expect(subscriberIds.has(c.subscriberId!), c.identifier).toBe(true)
+      // A shared connection is linked to no subscriber (docs/behaviour.md §2.4).
+      if (c.subscriberId !== null) expect(subscriberIds.has(c.subscriberId), c.identifier).toBe(true)
     }
+    const shared = state.channelConnections.filter((c) => c.subscriberId === null).length
+    expect(shared / state.channelConnections.length).toBeCloseTo(0.1, 1)
     expect(new Set(state.channelConnections.map((c) => c.providerId)).size).toBeGreaterThanOrEqual(3)
     expect(state.channelConnections.slice(0, 2).map((c) => c.subscriberId)).toEqual(['demo-subscriber-1', 'demo-subscriber-2'])
     expect(state.channelConnections.some((c) => c.contextKeys.includes('tenant:acme'))).toBe(true)
@@ -126,7 +129,9 @@ describe('the demo data set', () => {
     expect(channels.length).toBeGreaterThan(100)
     for (const channel of channels) {
       const integration = integrationOf.get(channel._integrationId)
-      expect([integration?.providerId, integration?.identifier, integration?.active]).toEqual([channel.providerId, channel.integrationIdentifier, true])
+      expect([integration?.providerId, integration?.active]).toEqual([channel.providerId, true])
+      // As the credentials upsert stores an entry: the identifier only chose the integration.
+      expect(channel).not.toHaveProperty('integrationIdentifier')
     }
   })
 
