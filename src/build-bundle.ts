@@ -3,14 +3,15 @@ import { build } from 'esbuild'
 import { packagePath } from './package-path.ts'
 
 /**
- * The CLI and what it imports as one file, plus a chunk per import it makes only when needed
- * (seeding, the document loader): a start reads a handful of files rather than resolving and
- * reading some 260 modules, which took most of it (docs/decisions.md, 2026-11-24).
- * `bin/novu-mock.js` runs it; `dist/src/` stays for programmatic use. What is loaded through
- * `createRequire` (Ajv, ajv-formats, pino-pretty) and the build's validators stay files of their own.
+ * The CLI and the library (the package root), each as one file over chunks they share, plus a
+ * chunk per import made only when needed (seeding, the document loader): a start reads a handful
+ * of files rather than resolving and reading some 260 modules, which took most of it
+ * (docs/decisions.md, 2026-11-24). `bin/novu-mock.js` runs `cli.js`, `import 'novu-mock'` loads
+ * `index.js` (typed by the declarations in `dist/src/`). What is loaded through `createRequire`
+ * (Ajv, ajv-formats, pino-pretty) and the build's validators stay files of their own.
  */
 await build({
-  entryPoints: [packagePath('dist/src/cli.js')],
+  entryPoints: [packagePath('dist/src/cli.js'), packagePath('dist/src/index.js')],
   outdir: packagePath('dist/bundle'),
   bundle: true,
   splitting: true,

@@ -48,16 +48,17 @@ export function configValues(text: string, file: string): ConfigValues {
       const near = closestFlag(key)
       throw new UsageError(`${file}: unknown key "${key}"${near && near !== 'config' ? ` (did you mean "${near}"?)` : ''}`)
     }
-    values[key] = asText(key, value, file)
+    values[key] = flagText(key, value, `${file}: "${key}"`)
   }
   return values
 }
 
-function asText(key: FlagName, value: unknown, file: string): string {
-  const kind: FlagKind = FLAGS[key].kind
+/** A flag's value as JSON types it (the config file's, the library's options), as text; `name` names it in the error. */
+export function flagText(flag: FlagName, value: unknown, name: string): string {
+  const kind: FlagKind = FLAGS[flag].kind
   if (kind === 'integer' && Number.isSafeInteger(value)) return String(value)
   if ((kind === 'string' || kind === 'list') && typeof value === 'string') return value
   if (kind === 'boolean' && typeof value === 'boolean') return String(value)
   if (kind === 'list' && Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',')
-  throw new UsageError(`${file}: "${key}" must be ${EXPECTED[kind]}, got ${JSON.stringify(value)}`)
+  throw new UsageError(`${name} must be ${EXPECTED[kind]}, got ${JSON.stringify(value)}`)
 }

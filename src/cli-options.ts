@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { readConfigFile } from './cli-config-file.ts'
+import { readConfigFile, type ConfigValues } from './cli-config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from './cli-flags.ts'
 import { DEFAULT_CONFIG, defaultVolumes, type ServerConfig } from './config.ts'
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.ts'
@@ -102,6 +102,11 @@ function flagOrEnv(values: Values, env: NodeJS.ProcessEnv, name: FlagName): stri
   if (typeof value === 'string') return value
   const flag: { env: string; fallbackEnv?: string } = FLAGS[name]
   return env[flag.env] || (flag.fallbackEnv && env[flag.fallbackEnv]) || undefined
+}
+
+/** The server's config from options as text keyed by flag name, checked and defaulted as the CLI does. */
+export function configFromValues(values: ConfigValues): ServerConfig {
+  return serverConfig((flag) => values[flag])
 }
 
 function serverConfig(read: (flag: FlagName) => string | undefined): ServerConfig {

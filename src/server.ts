@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
+import type { AdminCall } from './admin/admin-calls.ts'
 import { mountAdmin } from './admin/admin-routes.ts'
 import { DEFAULT_CONFIG, defaultVolumes, type AppOptions, type ServerConfig } from './config.ts'
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
@@ -40,7 +41,12 @@ export function loadContracts(): Promise<Contracts> {
 
 export interface MockApp {
   (req: IncomingMessage, res: ServerResponse): void
-  readonly locals: { readonly seed: TenantState; readonly config: ServerConfig }
+  readonly locals: {
+    readonly seed: TenantState
+    readonly config: ServerConfig
+    /** The control plane's operations, called in process (the library's Tenant). */
+    readonly admin: AdminCall
+  }
 }
 
 /**
@@ -79,7 +85,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     faults,
     api,
   }
-  mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
+  const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
 
@@ -108,7 +114,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     else if (req.method === 'OPTIONS') cors.preflight(req, res)
     else route(req, res, cors.headersFor(origin))
   }
-  return Object.assign(listener, { locals: { seed, config } })
+  return Object.assign(listener, { locals: { seed, config, admin: adminCall } })
 }
 
 export interface MockServer {

@@ -3,6 +3,7 @@ import type { Contract } from '../contract/load-contract.ts'
 import { adminGuard } from '../http/admin-guard.ts'
 import type { RouteDependencies } from '../http/operation-route.ts'
 import { mountOperations } from '../http/mount-operations.ts'
+import { adminCalls, type AdminCall } from './admin-calls.ts'
 import { adminHandlers, type AdminInfo } from './admin-handlers.ts'
 import { EVENT_STREAM_OPERATION, eventStream } from './event-stream.ts'
 import { mountInspector } from './inspector-routes.ts'
@@ -15,10 +16,12 @@ export interface AdminRouteOptions {
 /**
  * The control plane under `/__admin`, from spec/admin.yaml. Health is open everywhere; the rest
  * (the event stream and the inspector page included) sits behind the guard that closes it on a
- * non-loopback host without the admin token.
+ * non-loopback host without the admin token. Returns the same handlers as an in-process door,
+ * which the library's Tenant calls: one implementation behind both.
  */
-export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps: RouteDependencies, options: AdminRouteOptions): void {
-  const { getHealth, ...guardedRoutes } = adminHandlers(info)
+export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps: RouteDependencies, options: AdminRouteOptions): AdminCall {
+  const handlers = adminHandlers(info)
+  const { getHealth, ...guardedRoutes } = handlers
   mountOperations(app, admin, { getHealth }, deps)
   const guarded = express.Router()
   guarded.use('/__admin', adminGuard(options.host, options.adminToken))
@@ -28,4 +31,5 @@ export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps:
   guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal }))
   mountInspector(guarded)
   app.use(guarded)
+  return adminCalls(admin, handlers, deps)
 }

@@ -23,7 +23,8 @@ export function journalHandlers(journal: RequestJournal) {
       const holds = count !== undefined ? matched.length === count : matched.length >= (atLeast ?? 1)
       if (holds) return { matched: matched.length }
       const expected = count !== undefined ? `exactly ${count}` : `at least ${atLeast ?? 1}`
-      throw new ApiError(417, 'EXPECTATION_FAILED', `Expected ${expected} call(s) of ${operationId}, matched ${matched.length}`, {
+      const withBody = bodyMatches === undefined ? '' : ` with a body containing ${JSON.stringify(bodyMatches)}`
+      throw new ApiError(417, 'EXPECTATION_FAILED', `Expected ${expected} call(s) of ${operationId}${withBody}, matched ${matched.length}`, {
         ctx: { matched: matched.length, expected: input.body, seen: calls.slice(-SEEN_SHOWN) },
       })
     },

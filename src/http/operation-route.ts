@@ -198,7 +198,8 @@ async function answerOf(
   return { status: operation.successStatus, body: result }
 }
 
-async function openTenant(deps: RouteDependencies, tenantKey: string): Promise<void> {
+/** Opens (or creates, from the seed) the key's tenant; a full store is a 503 with Retry-After. */
+export async function openTenant(deps: Pick<RouteDependencies, 'store' | 'logger'>, tenantKey: string): Promise<void> {
   try {
     await deps.store.open(tenantKey)
   } catch (error) {

@@ -13,16 +13,8 @@ export interface RecordOptions {
   responseText?: string
 }
 
-export interface JournalFilter {
-  operationId?: string
-  method?: string
-  path?: string
-  status?: number
-  /** ISO time; entries at or after it. */
-  since?: string
-  /** The most recent `limit` entries. */
-  limit?: number
-}
+/** The query parameters of `GET /__admin/requests`. */
+export type JournalFilter = NonNullable<import('../contract/admin-types.ts').operations['listRequests']['parameters']['query']>
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024

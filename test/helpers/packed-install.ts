@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,31 +19,38 @@ export interface PackedInstall {
   tarball: Tarball
   /** A temporary folder holding the tarball, `installed/` and anything else a test puts there. */
   root: string
-  /** A project whose one dependency is the tarball, installed as a user installs it. */
+  /** An ES module project whose dependencies are the tarball and `beside`, installed as a user installs them. */
   installed: string
   remove: () => void
 }
 
 /**
- * Packs this checkout and installs the tarball into a fresh project. Scripts are off: `npm test`
- * has just built dist/, and the prepack/prepare rebuild would rewrite dist/ while the rest of the
+ * Packs this checkout and installs the tarball into a fresh project, with the packages `beside`
+ * (this checkout's versions of them, so npm's cache has them). Scripts are off: `npm test` has
+ * just built dist/, and the prepack/prepare rebuild would rewrite dist/ while the rest of the
  * suite runs from it; off for the install too, as the Dockerfile does (nothing at runtime needs one).
  */
-export async function packAndInstall(): Promise<PackedInstall> {
+export async function packAndInstall(beside: readonly string[] = []): Promise<PackedInstall> {
   const root = mkdtempSync(join(tmpdir(), 'novu-mock-pack-'))
   const remove = () => rmSync(root, { recursive: true, force: true })
   try {
     const [report] = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], REPO)) as [PackReport]
     const installed = join(root, 'installed')
     mkdirSync(installed)
-    writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'novu-mock-install-check', private: true }))
-    await npm(['install', join(root, report.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], installed)
+    writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'novu-mock-install-check', private: true, type: 'module' }))
+    const packages = [join(root, report.filename), ...beside.map((name) => `${name}@${installedVersion(name)}`)]
+    await npm(['install', ...packages, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], installed)
     const tarball = { filename: report.filename, size: report.size, unpackedSize: report.unpackedSize, files: report.files.map((file) => file.path) }
     return { tarball, root, installed, remove }
   } catch (error) {
     remove()
     throw error
   }
+}
+
+/** The version of a package this checkout has installed. */
+function installedVersion(name: string): string {
+  return (JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
 }
 
 interface PackReport {

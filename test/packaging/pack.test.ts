@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { delimiter, join, relative, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanEnv } from '../helpers/cli.ts'
 import { runtimeStage } from '../helpers/dockerfile.ts'
@@ -25,7 +25,8 @@ function serve(command: string, args: string[], options: { cwd: string; env: Nod
 const status = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).status
 
 beforeAll(async () => {
-  install = await packAndInstall()
+  // The only packages beside novu-mock: those a TypeScript user's project has at the least.
+  install = await packAndInstall(['typescript', '@types/node'])
 }, SLOW)
 
 afterAll(async () => {
@@ -42,7 +43,8 @@ describe('npm pack', () => {
         'README.md',
         'bin/novu-mock.js',
         'dist/bundle/cli.js',
-        'dist/src/cli.js',
+        'dist/bundle/index.js',
+        'dist/src/index.d.ts',
         'dist/fixtures/seed.js',
         'dist/contract/index.json',
         'spec/openapi.yaml',
@@ -57,8 +59,41 @@ describe('npm pack', () => {
     const runtime = /^(package\.json|README\.md|bin\/|dist\/(bundle|src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
     expect(files.filter((file) => file.startsWith('dist/seeds/'))).toHaveLength(2)
     expect(files.filter((file) => !runtime.test(file))).toEqual([])
-    expect(files.filter((file) => file.endsWith('.ts'))).toEqual([])
+    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
+    // The bundle is what runs; of dist/src/ only the declarations of the package root ship.
+    expect(files.filter((file) => file.startsWith('dist/src/') && !file.endsWith('.d.ts'))).toEqual([])
   })
+})
+
+describe("import from 'novu-mock', in a strict TypeScript project beside the installed tarball", () => {
+  const CONSUMER = join(REPO, 'test', 'packaging', 'consumer')
+  const tsc = (...args: string[]) => run(join(install.installed, 'node_modules', '.bin', 'tsc'), ['-p', '.', ...args], { cwd: install.installed })
+
+  beforeAll(() => {
+    for (const file of ['example.ts', 'tsconfig.json']) copyFileSync(join(CONSUMER, file), join(install.installed, file))
+  })
+
+  it('typechecks with skipLibCheck off, reading no types but its own, TypeScript’s and @types/node’s', async () => {
+    expect(await tsc()).toMatchObject({ code: 0, stdout: '' })
+    const listed = await tsc('--listFilesOnly')
+    expect(listed.code).toBe(0)
+    const read = listed.stdout.trim().split('\n').map((file) => relative(join(install.installed, 'node_modules'), file).split(sep).join('/'))
+    // express, Ajv, pino and the rest are dependencies, but their types are never part of the surface.
+    const allowed = /^(typescript\/lib\/|@types\/node\/|undici-types\/|novu-mock\/dist\/src\/|\.\.\/example\.ts$)/
+    expect(read.filter((file) => !allowed.test(file))).toEqual([])
+    expect(read).toContain('novu-mock/dist/src/index.d.ts')
+  }, SLOW)
+
+  it('runs: starts a mock, calls it, reads and verifies the tenant, resets and closes', async () => {
+    expect(await tsc()).toMatchObject({ code: 0 })
+    const ran = await run('node', [join('out', 'example.js')], { cwd: install.installed })
+    expect(ran).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(ran.stdout)).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      read: false,
+      verification: 'Expected at least 1 call(s) of markMessagesAs, matched 0',
+    })
+  }, SLOW)
 })
 
 describe('npx novu-mock, from the installed tarball', () => {

@@ -1,0 +1,50 @@
+import type { Contract } from '../contract/load-contract.ts'
+import { validateRequest } from '../contract/validate-request.ts'
+import { apiKeyFrom } from '../http/authenticate.ts'
+import { openTenant, type RouteDependencies } from '../http/operation-route.ts'
+import type { Handler } from '../resources/operation-context.ts'
+import { tenantFor } from '../resources/tenant.ts'
+
+type AdminOperations = import('../contract/admin-types.ts').operations
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
+
+/** What an admin operation answers on success (its one 200 or 201), as the document types it. */
+export type AdminResult<K extends keyof AdminOperations> = JsonOf<
+  AdminOperations[K]['responses'] extends { 200: infer R } ? R : AdminOperations[K]['responses'] extends { 201: infer R } ? R : never
+>
+
+/** An admin call's parameters and body, as its route would have read them from the request. */
+export interface AdminInput {
+  path?: Record<string, unknown>
+  query?: Record<string, unknown>
+  body?: unknown
+}
+
+/**
+ * An admin operation run in process for the tenant of `apiKey`: its result, or the ApiError its
+ * route would have answered with.
+ */
+export type AdminCall = <K extends keyof AdminOperations>(operationId: K, apiKey: string, input?: AdminInput) => Promise<AdminResult<K>>
+
+/**
+ * The control plane's handlers without HTTP, for the library's Tenant: the same key check, tenant,
+ * validation against spec/admin.yaml and handler as the route, and JSON in and out as over the
+ * wire, so neither side keeps a reference to the other's objects. No admin guard: the guard keeps
+ * other machines out, and this caller is the program that started the server.
+ */
+export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<RouteDependencies, 'store' | 'apiKeys' | 'logger' | 'now'>): AdminCall {
+  return async (operationId, apiKey, { path = {}, query = {}, body } = {}) => {
+    const operation = admin.operations.get(operationId)
+    const handler = handlers[operationId]
+    if (!operation || !handler) throw new Error(`no admin operation ${operationId} to call`)
+    const key = apiKeyFrom(`ApiKey ${apiKey}`, deps.apiKeys)
+    await openTenant(deps, key)
+    // Copied: validation coerces and fills defaults in place.
+    const input = validateRequest(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
+    // The handler map is keyed by operationId; its input type is the one this operation validated.
+    const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: deps.now })
+    return jsonCopy(result) as AdminResult<typeof operationId>
+  }
+}
+
+const jsonCopy = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)))

@@ -1,0 +1,6 @@
+// The package root (`import … from 'novu-mock'`): package.json's `exports` points here, and nothing
+// else of the package is importable.
+export { startMockServer } from './library/start-mock-server.ts'
+export { VerificationError, type VerificationFailure } from './library/verification-error.ts'
+export type { MockServer, MockServerOptions, Tenant } from './library/types.ts'
+export type { Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'

@@ -1,0 +1,19 @@
+// The admin document's types under the library's names: generated from spec/admin.yaml, never written again.
+import type { components, operations } from '../contract/admin-types.ts'
+
+type Schemas = components['schemas']
+
+/** Every stored record of one tenant, as `GET /__admin/state` answers and `PUT` takes. */
+export type TenantState = Schemas['TenantState']
+/** One call recorded in the request journal. */
+export type JournalEntry = Schemas['JournalEntry']
+/** The body of `POST /__admin/requests/verify`: an operation, and `count`, `atLeast` or `bodyMatches`. */
+export type Expectation = Schemas['VerifyRequest']
+/** A saved state of the tenant. */
+export type SnapshotInfo = Schemas['SnapshotInfo']
+/** A fault rule to add: a preset, or what to match and how to answer. */
+export type FaultRuleInput = Schemas['FaultRuleRequest']
+/** A fault rule in force, with its id. */
+export type FaultRule = Schemas['FaultRule']
+/** The query parameters of `GET /__admin/requests`. */
+export type RequestFilter = NonNullable<operations['listRequests']['parameters']['query']>
