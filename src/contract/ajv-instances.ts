@@ -4,13 +4,12 @@ import type { Ajv2020, Options } from 'ajv/dist/2020.js'
 /**
  * Ajv's compiler is loaded when the first validator is compiled, not with this module: a run
  * from the build uses the precompiled validators only, and loading the compiler costs ~40 ms of
- * start-up. All three packages are CommonJS, so `require` loads them synchronously.
+ * start-up. Both packages are CommonJS, so `require` loads them synchronously.
  */
 const require = createRequire(import.meta.url)
 const ajvPackages = () => ({
   Ajv: (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
   addFormats: (require('ajv-formats') as typeof import('ajv-formats')).default,
-  ajvErrors: (require('ajv-errors') as typeof import('ajv-errors')).default,
 })
 
 /** Keywords OpenAPI adds to JSON Schema; registered so strict mode can stay on. */
@@ -18,13 +17,10 @@ const OPENAPI_KEYWORDS = ['example']
 
 const base: Options = { strict: true, allErrors: true, allowUnionTypes: true }
 
-function makeAjv(packages: ReturnType<typeof ajvPackages>, options: Options, { errorMessages = false } = {}): Ajv2020 {
-  const { Ajv, addFormats, ajvErrors } = packages
+function makeAjv(packages: ReturnType<typeof ajvPackages>, options: Options): Ajv2020 {
+  const { Ajv, addFormats } = packages
   const ajv = new Ajv({ ...base, ...options })
   addFormats(ajv)
-  // ajv-errors costs ~40 ms of start-up per instance; the document's errorMessage keywords are on
-  // parameters only, and strict mode refuses one anywhere else, so nothing goes unnoticed.
-  if (errorMessages) ajvErrors(ajv)
   ajv.addVocabulary(OPENAPI_KEYWORDS)
   return ajv
 }
@@ -44,7 +40,7 @@ export function createAjvInstances({ keepSource = false } = {}) {
   const packages = ajvPackages()
   const exact = makeAjv(packages, { ...code })
   return {
-    params: makeAjv(packages, { coerceTypes: 'array', useDefaults: true, ...code }, { errorMessages: true }),
+    params: makeAjv(packages, { coerceTypes: 'array', useDefaults: true, ...code }),
     strippingBody: makeAjv(packages, { removeAdditional: true, ...code }),
     exactBody: exact,
     response: exact,

@@ -1059,7 +1059,7 @@ export interface components {
             /** @description Credentials payload for the provider; at most 1,000 device tokens per request */
             credentials: components["schemas"]["ChannelCredentials"] & {
                 /** @description At most 1,000 tokens per request */
-                deviceTokens?: unknown[];
+                deviceTokens?: string[];
             };
         };
         /**
