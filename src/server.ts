@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, defaultVolumes, type AppOptions, type ServerConfig } fr
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
-import { corsPolicy, type CorsHeaders } from './http/cors.ts'
+import { corsAllowed, corsPolicy, type CorsHeaders } from './http/cors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
@@ -102,9 +102,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const cors = corsPolicy(config.corsOrigins)
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     log(req, res)
-    // Only a browser sends Origin: other clients skip CORS entirely.
+    // Only a browser sends Origin: other clients skip CORS entirely, and so does the control plane.
     const origin = req.headers.origin
-    if (cors === undefined || origin === undefined) route(req, res)
+    if (cors === undefined || origin === undefined || !corsAllowed(req.url ?? '/')) route(req, res)
     else if (req.method === 'OPTIONS') cors.preflight(req, res)
     else route(req, res, cors.headersFor(origin))
   }
