@@ -18,6 +18,7 @@ import { requestLog } from './http/request-log.ts'
 import { RouteTable } from './http/route-table.ts'
 import { RequestJournal } from './journal/request-journal.ts'
 import { mountProxy } from './proxy/proxy-route.ts'
+import { mountLanding } from './reference/landing-route.ts'
 import { mountReference } from './reference/reference-routes.ts'
 import { handlers } from './resources/handlers.ts'
 import { prebuiltSeed } from './prebuilt-seed.ts'
@@ -82,6 +83,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
+  mountLanding(app, VERSION)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
