@@ -1,4 +1,4 @@
-import { once } from 'node:events'
+import { once, setMaxListeners } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
@@ -50,7 +50,7 @@ export interface MockApp {
  * fallbacks) and any spelling of an operation's path that the table leaves to it.
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
-  const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, ...overrides } = options
+  const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, shutdown, ...overrides } = options
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
@@ -80,7 +80,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     faults,
     api,
   }
-  mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
+  mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, { ...config, shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
   mountLanding(app, VERSION)
@@ -123,7 +123,10 @@ export interface MockServer {
 /** createApp plus listen: port 0 (any free port) and 127.0.0.1 unless told otherwise. */
 export async function createMockServer(options: AppOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_CONFIG.host
-  const app = await createApp({ ...options, host })
+  const shutdown = new AbortController()
+  // One listener per open event stream, and the journal allows many more than node's default 10.
+  setMaxListeners(0, shutdown.signal)
+  const app = await createApp({ ...options, host, shutdown: shutdown.signal })
   const server = createGuardedServer(app, options).listen(options.port ?? 0, host)
   await once(server, 'listening')
   warmInBackground(await loadContracts())
@@ -132,10 +135,11 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     app,
-    // Answers in flight finish (each is stored before it is sent); idle keep-alives go at once.
+    // Answers in flight finish (each is stored before it is sent); idle keep-alives and event streams go at once.
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
+        shutdown.abort()
         server.closeIdleConnections()
         setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
       }),
