@@ -49,6 +49,7 @@ export async function verifyTarget(api: Contract, options: VerifyOptions): Promi
 async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise<ProbeResult> {
   const result: ProbeResult = { name: probe.name, operationId: probe.operationId, method: probe.method, path: probe.path, status: null, passed: false, violations: [], notes: [] }
   let response: Response
+  let text: string
   try {
     response = await fetch(new URL(probe.path, options.target), {
       method: probe.method,
@@ -56,13 +57,15 @@ async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise
       body: probe.body === undefined ? undefined : JSON.stringify(probe.body),
       signal: AbortSignal.timeout(options.timeoutMs),
     })
+    // Inside the timeout too: a server may send its headers and then stall the body.
+    text = await response.text()
   } catch (error) {
     result.violations.push({ message: whyNoAnswer(error, options.timeoutMs) })
     return result
   }
   result.status = response.status
   if (!probe.expect.includes(response.status)) result.violations.push({ message: `status ${response.status}, expected ${probe.expect.join(' or ')}` })
-  const checked = checkAnswer(api, probe.operationId, response.status, response.headers, await response.text())
+  const checked = checkAnswer(api, probe.operationId, response.status, response.headers, text)
   result.violations.push(...checked.violations)
   result.notes.push(...checked.notes)
   result.body = checked.body
