@@ -1,6 +1,7 @@
-# novu-mock from its own npm tarball: the image runs what `npx novu-mock` runs, nothing of the dev tree.
-# test/packaging/pack.test.ts reads ENV, ENTRYPOINT, CMD and HEALTHCHECK from this file and runs them
-# against the installed tarball, so keep them in exec (JSON) form.
+# novu-mock from its own npm package: the image runs what `npx novu-mock` runs, nothing of the dev tree,
+# on exactly the dependency versions package-lock.json pins.
+# test/packaging/pack.test.ts reads ENV, ENTRYPOINT, CMD, HEALTHCHECK and the runtime stage's install from
+# this file and runs them against the packed package, so keep the commands in exec (JSON) form.
 
 # Build stage: the dev dependencies compile the sources; `npm pack` keeps only what the package's `files` list.
 FROM node:20-slim AS pack
@@ -9,14 +10,19 @@ COPY package.json package-lock.json ./
 # Scripts off: the build runs once, inside `npm pack` (prepack empties dist/, prepare builds it).
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN mkdir /tmp/pack && npm pack --pack-destination /tmp/pack
+RUN npm pack --pack-destination /tmp \
+ && mkdir /package && tar -xzf /tmp/novu-mock-*.tgz -C /package --strip-components=1
 
-# Runtime stage: the tarball installed globally with its runtime dependencies only.
+# Runtime stage: the package's files, and its runtime dependencies as the lockfile pins them.
 FROM node:20-slim
-COPY --from=pack /tmp/pack/ /tmp/pack/
-# No install script is needed at runtime; skipping them also keeps swagger-ui-dist's telemetry hook from running.
-RUN npm install --global --omit=dev --ignore-scripts --no-audit --no-fund /tmp/pack/novu-mock-*.tgz \
- && rm -rf /tmp/pack /root/.npm \
+WORKDIR /opt/novu-mock
+COPY --from=pack /package/ ./
+COPY package-lock.json ./
+# npm ci installs the lockfile's versions or fails; no install script is needed at runtime, and skipping
+# them also keeps swagger-ui-dist's telemetry hook from running.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf /root/.npm \
+ && ln -s /opt/novu-mock/bin/novu-mock.js /usr/local/bin/novu-mock \
  && mkdir /data && chown node:node /data
 # Bound to every interface so the published port reaches it. /__admin (but health) stays closed on this
 # non-loopback host unless NOVU_MOCK_ADMIN_TOKEN is set at run time and sent as x-admin-token.

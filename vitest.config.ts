@@ -1,5 +1,10 @@
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+import { browserTestsSkipped, CHROMIUM } from './test/helpers/chromium.ts'
+
+const skipped = browserTestsSkipped(process.env, existsSync(CHROMIUM))
+if (skipped) console.warn(skipped)
 
 export default defineConfig({
   // Tests import the package root by its name, as a user's suite does; they run its sources
@@ -7,6 +12,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^novu-mock$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: skipped ? [...configDefaults.exclude, 'test/browser/**'] : configDefaults.exclude,
     // Loading and compiling the contract takes a moment on a shared 2-core machine.
     testTimeout: 20_000,
     hookTimeout: 30_000,

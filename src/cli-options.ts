@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { readConfigFile, type ConfigValues } from './cli-config-file.ts'
+import { CONFIG_FILE, readConfigFile, type ConfigValues } from './cli-config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from './cli-flags.ts'
 import { DEFAULT_CONFIG, defaultVolumes, type ServerConfig } from './config.ts'
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.ts'
@@ -43,13 +43,27 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const { values, positionals } = flagsOf(named ? rest : argv, name)
   if (values.help) return { kind: 'help' }
   if (values.version) return { kind: 'version' }
-  const file = readConfigFile(flagOrEnv(values, env, 'config'), cwd)
-  const read = (flag: FlagName) => flagOrEnv(values, env, flag) ?? file[flag]
-  const config = serverConfig(read)
+  const configPath = flagOrEnv(values, env, 'config')?.text
+  const file = readConfigFile(configPath, cwd)
+  const options: Options = (flag) => {
+    const given = flagOrEnv(values, env, flag)
+    if (given !== undefined) return given
+    const text = file[flag]
+    return text === undefined ? undefined : { text, source: `${configPath ?? CONFIG_FILE}: "${flag}"` }
+  }
+  const config = serverConfig(options)
   if (name === 'seed') return { kind: 'seed', config, out: values.out as string | undefined }
-  if (name === 'validate-fixtures') return validateCommand(config, positionals, read)
+  if (name === 'validate-fixtures') return validateCommand(config, positionals, options)
   return { kind: 'start', config }
 }
+
+/** An option's text and where it was set, as a message names it: `--port`, `NOVU_MOCK_PORT`, or the config file's key. */
+interface Given {
+  text: string
+  source: string
+}
+
+type Options = (flag: FlagName) => Given | undefined
 
 function verifyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
   try {
@@ -60,9 +74,9 @@ function verifyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CliComm
   }
 }
 
-function validateCommand(config: ServerConfig, positionals: string[], read: (flag: FlagName) => string | undefined): CliCommand {
+function validateCommand(config: ServerConfig, positionals: string[], options: Options): CliCommand {
   if (positionals.length > 1) throw new UsageError(`validate-fixtures takes one folder or file, got ${positionals.length}`)
-  const fixtures = fixturesOf(positionals[0] ?? read('fixtures'), read('fixtures-mode'))
+  const fixtures = fixturesOf(positionals[0] ?? options('fixtures')?.text, options('fixtures-mode'))
   if (!fixtures) throw new UsageError('validate-fixtures needs a fixtures folder or state file: novu-mock validate-fixtures <dir>')
   return { kind: 'validate-fixtures', config: { ...config, fixtures } }
 }
@@ -94,88 +108,99 @@ function flagsOf(args: readonly string[], command: string): { values: Values; po
   }
 }
 
-/** A flag's text as given on the command line, else its environment variable's. */
-function flagOrEnv(values: Values, env: NodeJS.ProcessEnv, name: FlagName): string | undefined {
+/** A flag's text as given on the command line, else its environment variable's, with where it came from. */
+function flagOrEnv(values: Values, env: NodeJS.ProcessEnv, name: FlagName): Given | undefined {
   const value = values[name]
-  if (Array.isArray(value)) return value.join(',')
-  if (value === true) return 'true'
-  if (typeof value === 'string') return value
+  const source = `--${name}`
+  if (Array.isArray(value)) return { text: value.join(','), source }
+  if (value === true) return { text: 'true', source }
+  if (typeof value === 'string') return { text: value, source }
   const flag: { env: string; fallbackEnv?: string } = FLAGS[name]
-  return env[flag.env] || (flag.fallbackEnv && env[flag.fallbackEnv]) || undefined
+  for (const variable of [flag.env, flag.fallbackEnv]) {
+    if (variable !== undefined && env[variable]) return { text: env[variable], source: variable }
+  }
+  return undefined
 }
 
-/** The server's config from options as text keyed by flag name, checked and defaulted as the CLI does. */
+/**
+ * The server's config from options as text keyed by flag name, checked and defaulted as the CLI
+ * does; a problem names the flag (`--port`), which the library renames to its option.
+ */
 export function configFromValues(values: ConfigValues): ServerConfig {
-  return serverConfig((flag) => values[flag])
+  return serverConfig((flag) => {
+    const text = values[flag]
+    return text === undefined ? undefined : { text, source: `--${flag}` }
+  })
 }
 
-function serverConfig(read: (flag: FlagName) => string | undefined): ServerConfig {
-  const messages = read('messages')
+function serverConfig(options: Options): ServerConfig {
+  const read = (flag: FlagName) => options(flag)?.text
+  const integer = (flag: FlagName, fallback: number, minimum: number) => wholeNumber(options(flag), fallback, minimum)
   const apiKeys = read('api-key')
   const demo = isOn(read('demo'))
   // A volume flag still wins in demo mode; only the fallbacks change.
   const volumes = defaultVolumes(demo)
   return {
-    port: integer('port', read('port'), DEFAULT_CONFIG.port, 0),
+    port: integer('port', DEFAULT_CONFIG.port, 0),
     host: read('host') ?? DEFAULT_CONFIG.host,
-    seed: integer('seed', read('seed'), DEFAULT_CONFIG.seed, 0),
+    seed: integer('seed', DEFAULT_CONFIG.seed, 0),
     demo,
     volumes: {
-      subscribers: integer('subscribers', read('subscribers'), volumes.subscribers, 2),
-      channelConnections: integer('connections', read('connections'), volumes.channelConnections, 0),
-      ...(messages === undefined ? {} : { messages: integer('messages', messages, 0, 13) }),
+      subscribers: integer('subscribers', volumes.subscribers, 2),
+      channelConnections: integer('connections', volumes.channelConnections, 0),
+      ...(read('messages') === undefined ? {} : { messages: integer('messages', 0, 13) }),
     },
-    fixtures: fixturesOf(read('fixtures'), read('fixtures-mode')),
+    fixtures: fixturesOf(read('fixtures'), options('fixtures-mode')),
     apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
     db: read('db'),
-    maxTenants: integer('max-tenants', read('max-tenants'), DEFAULT_CONFIG.maxTenants, 1),
-    journalSize: integer('journal-size', read('journal-size'), DEFAULT_CONFIG.journalSize, 0),
+    maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
+    journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),
-    rateLimit: rateLimitOf(read('rate-limit')),
+    rateLimit: rateLimitOf(options('rate-limit')),
     envelope: isOn(read('envelope')),
-    proxy: proxyOf(read('proxy'), isOn(read('proxy-strict'))),
-    responseValidation: oneOf<ResponseValidation>('response-validation', read('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
-    logLevel: oneOf<LogLevel>('log-level', read('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
-    corsOrigins: corsOf(read('cors-origins')),
+    proxy: proxyOf(options('proxy'), isOn(read('proxy-strict'))),
+    responseValidation: oneOf<ResponseValidation>(options('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
+    logLevel: oneOf<LogLevel>(options('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
+    corsOrigins: corsOf(options('cors-origins')),
   }
 }
 
 const isOn = (value: string | undefined) => value === '1' || value === 'true'
 
-function proxyOf(upstream: string | undefined, strict: boolean): ServerConfig['proxy'] {
+function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['proxy'] {
   if (upstream === undefined) return undefined
-  if (!URL.canParse(upstream)) throw new UsageError(`--proxy must be a URL, got "${upstream}"`)
-  return { upstream, strict }
+  if (!URL.canParse(upstream.text)) throw new UsageError(`${upstream.source} must be a URL, got "${upstream.text}"`)
+  return { upstream: upstream.text, strict }
 }
 
-function fixturesOf(dir: string | undefined, mode: string | undefined): UserFixtures | undefined {
-  const chosen = oneOf<UserFixtures['mode']>('fixtures-mode', mode, ['merge', 'replace']) ?? 'merge'
+function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
+  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace']) ?? 'merge'
   return dir === undefined ? undefined : { dir, mode: chosen }
 }
 
-function rateLimitOf(text: string | undefined): RateLimit | undefined {
-  if (text === undefined) return undefined
-  const rate = parseRateLimit(text)
-  if (!rate) throw new UsageError(`--rate-limit must look like 100/1 (requests/seconds), got "${text}"`)
+function rateLimitOf(given: Given | undefined): RateLimit | undefined {
+  if (given === undefined) return undefined
+  const rate = parseRateLimit(given.text)
+  if (!rate) throw new UsageError(`${given.source} must look like 100/1 (requests/seconds), got "${given.text}"`)
   return rate
 }
 
-function corsOf(text: string | undefined): CorsOrigins {
-  if (text === undefined) return DEFAULT_CONFIG.corsOrigins
-  const origins = parseCorsOrigins(text)
-  if (!origins) throw new UsageError(`--cors-origins must be *, none, or comma-separated origins like http://localhost:3000, got "${text}"`)
+function corsOf(given: Given | undefined): CorsOrigins {
+  if (given === undefined) return DEFAULT_CONFIG.corsOrigins
+  const origins = parseCorsOrigins(given.text)
+  if (!origins) throw new UsageError(`${given.source} must be *, none, or comma-separated origins like http://localhost:3000, got "${given.text}"`)
   return origins
 }
 
-function integer(name: string, text: string | undefined, fallback: number, minimum: number): number {
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (!Number.isSafeInteger(value) || value < minimum) throw new UsageError(`--${name} must be a whole number of at least ${minimum}, got "${text}"`)
+function wholeNumber(given: Given | undefined, fallback: number, minimum: number): number {
+  if (given === undefined) return fallback
+  const value = given.text.trim() === '' ? NaN : Number(given.text)
+  if (!Number.isSafeInteger(value) || value < minimum) throw new UsageError(`${given.source} must be a whole number of at least ${minimum}, got "${given.text}"`)
   return value
 }
 
-function oneOf<T extends string>(name: string, text: string | undefined, allowed: readonly T[]): T | undefined {
-  if (text === undefined) return undefined
-  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${text}"`)
-  return text as T
+function oneOf<T extends string>(given: Given | undefined, allowed: readonly T[]): T | undefined {
+  if (given === undefined) return undefined
+  if (!(allowed as readonly string[]).includes(given.text)) throw new UsageError(`${given.source} must be one of ${allowed.join(', ')}, got "${given.text}"`)
+  return given.text as T
 }

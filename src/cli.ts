@@ -5,7 +5,7 @@ import { StoreFileError } from './store/json-file-adapter.ts'
 import { createMockServer, loadContracts, VERSION } from './server.ts'
 import { formatReport } from './verify/format-report.ts'
 import { VERIFY_HELP, type VerifyCommand } from './verify/verify-options.ts'
-import { verifyTarget } from './verify/verify-target.ts'
+import { NoAnswerError, verifyTarget } from './verify/verify-target.ts'
 import { helpText, parseCli, UsageError } from './cli-options.ts'
 import { seedProgressBar } from './cli-progress.ts'
 import type { ServerConfig } from './config.ts'
@@ -18,6 +18,11 @@ class OutputError extends Error {}
 
 /** The only place that reads argv and the environment, prints, or exits. */
 async function main(): Promise<void> {
+  // A reader that has seen enough (`novu-mock seed | head`) closes the pipe: that ends the command, quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(0)
+  })
   const command = parseCli(process.argv.slice(2), process.env, process.cwd())
   if (command.kind === 'help') return void process.stdout.write(helpText())
   if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`)
@@ -92,7 +97,7 @@ function banner(url: string, config: ServerConfig): string {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError
+  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError || error instanceof NoAnswerError
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message})\n`)
   else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? '. Run novu-mock --help for the options.' : ''}\n`)

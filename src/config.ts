@@ -74,6 +74,8 @@ export interface AppOptions extends Partial<ServerConfig> {
   store?: Store
   /** Told how far the seeding has gone, for a progress bar; the CLI passes it for large volumes. */
   onSeedProgress?: SeedProgress
+  /** Aborted when the server closes: the answers that never finish on their own (event streams) end then. */
+  shutdown?: AbortSignal
 }
 
 /** The volumes when none are given: the demo data set's, or the plain seed's. */

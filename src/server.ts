@@ -1,4 +1,4 @@
-import { once } from 'node:events'
+import { once, setMaxListeners } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG, defaultVolumes, type AppOptions, type ServerConfig } fr
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from './contract/load-contract.ts'
 import { FaultRules } from './faults/fault-rules.ts'
 import { createGuardedServer } from './http/client-errors.ts'
-import { corsPolicy, type CorsHeaders } from './http/cors.ts'
+import { corsAllowed, corsPolicy, type CorsHeaders } from './http/cors.ts'
 import { mountFallbacks } from './http/fallback-routes.ts'
 import { IdempotencyRecords } from './http/idempotency.ts'
 import { createLogger } from './http/logger.ts'
@@ -19,6 +19,7 @@ import { requestLog } from './http/request-log.ts'
 import { RouteTable } from './http/route-table.ts'
 import { RequestJournal } from './journal/request-journal.ts'
 import { mountProxy } from './proxy/proxy-route.ts'
+import { mountLanding } from './reference/landing-route.ts'
 import { mountReference } from './reference/reference-routes.ts'
 import { handlers } from './resources/handlers.ts'
 import { prebuiltSeed } from './prebuilt-seed.ts'
@@ -55,7 +56,7 @@ export interface MockApp {
  * fallbacks) and any spelling of an operation's path that the table leaves to it.
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
-  const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, ...overrides } = options
+  const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, shutdown, ...overrides } = options
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
@@ -85,9 +86,10 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     faults,
     api,
   }
-  const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, config)
+  const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, { ...config, shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
+  mountLanding(app, VERSION)
 
   const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
@@ -108,9 +110,9 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const cors = corsPolicy(config.corsOrigins)
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     log(req, res)
-    // Only a browser sends Origin: other clients skip CORS entirely.
+    // Only a browser sends Origin: other clients skip CORS entirely, and so does the control plane.
     const origin = req.headers.origin
-    if (cors === undefined || origin === undefined) route(req, res)
+    if (cors === undefined || origin === undefined || !corsAllowed(req.url ?? '/')) route(req, res)
     else if (req.method === 'OPTIONS') cors.preflight(req, res)
     else route(req, res, cors.headersFor(origin))
   }
@@ -127,7 +129,10 @@ export interface MockServer {
 /** createApp plus listen: port 0 (any free port) and 127.0.0.1 unless told otherwise. */
 export async function createMockServer(options: AppOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_CONFIG.host
-  const app = await createApp({ ...options, host })
+  const shutdown = new AbortController()
+  // One listener per open event stream, and the journal allows many more than node's default 10.
+  setMaxListeners(0, shutdown.signal)
+  const app = await createApp({ ...options, host, shutdown: shutdown.signal })
   const server = createGuardedServer(app, options).listen(options.port ?? 0, host)
   await once(server, 'listening')
   warmInBackground(await loadContracts())
@@ -136,10 +141,11 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     app,
-    // Answers in flight finish (each is stored before it is sent); idle keep-alives go at once.
+    // Answers in flight finish (each is stored before it is sent); idle keep-alives and event streams go at once.
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
+        shutdown.abort()
         server.closeIdleConnections()
         setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
       }),

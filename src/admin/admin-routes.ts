@@ -11,6 +11,7 @@ import { mountInspector } from './inspector-routes.ts'
 export interface AdminRouteOptions {
   host: string
   adminToken: string | undefined
+  shutdown?: AbortSignal
 }
 
 /**
@@ -28,7 +29,7 @@ export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps:
   mountOperations(guarded, admin, guardedRoutes, deps)
   const stream = admin.operations.get(EVENT_STREAM_OPERATION)
   if (!stream) throw new Error(`${EVENT_STREAM_OPERATION} has no operation in the admin document`)
-  guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal }))
+  guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal, shutdown: options.shutdown }))
   mountInspector(guarded)
   app.use(guarded)
   return adminCalls(admin, handlers, deps)

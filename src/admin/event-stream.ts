@@ -21,6 +21,8 @@ const HEARTBEAT_MS = 15_000
 export interface EventStreamDependencies extends ResponseCheck {
   journal: RequestJournal
   apiKeys: ReadonlySet<string> | undefined
+  /** Ends every open stream, so a closing server need not wait for them. */
+  shutdown?: AbortSignal
 }
 
 /**
@@ -65,10 +67,13 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
     res.write('event: ready\ndata: {}\n\n')
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS).unref()
+    const end = () => res.end()
+    deps.shutdown?.addEventListener('abort', end)
     // 'close' comes however the stream ends (client gone, server closing), so nothing outlives it.
     res.once('close', () => {
       clearInterval(heartbeat)
       unsubscribe()
+      deps.shutdown?.removeEventListener('abort', end)
     })
   }
 }

@@ -75,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's snapshots */
+        /**
+         * List the tenant's snapshots
+         * @description The tenant's snapshots, by name, with the time each was saved and the records it holds.
+         */
         get: operations["listSnapshots"];
         put?: never;
         /**
@@ -98,7 +101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put the tenant back to a snapshot */
+        /**
+         * Put the tenant back to a snapshot
+         * @description Replaces the tenant's records with those of the snapshot `name`, which stays for another restore. Unknown name: 404.
+         */
         post: operations["restoreSnapshot"];
         delete?: never;
         options?: never;
@@ -116,7 +122,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Forget a snapshot */
+        /**
+         * Forget a snapshot
+         * @description Forgets the snapshot `name`; the tenant's records are not changed. Unknown name: 404.
+         */
         delete: operations["deleteSnapshot"];
         options?: never;
         head?: never;
@@ -137,7 +146,10 @@ export interface paths {
         get: operations["listRequests"];
         put?: never;
         post?: never;
-        /** Empty the tenant's request journal */
+        /**
+         * Empty the tenant's request journal
+         * @description Forgets every call in the tenant's request journal and says how many there were.
+         */
         delete: operations["clearRequests"];
         options?: never;
         head?: never;
@@ -211,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's fault rules */
+        /**
+         * The tenant's fault rules
+         * @description The tenant's fault rules, oldest first, each with how often it has matched and been applied.
+         */
         get: operations["listFaults"];
         put?: never;
         /**
@@ -219,7 +234,10 @@ export interface paths {
          * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win.
          */
         post: operations["addFault"];
-        /** Remove every fault rule of the tenant */
+        /**
+         * Remove every fault rule of the tenant
+         * @description Removes every fault rule of the tenant and says how many there were.
+         */
         delete: operations["clearFaults"];
         options?: never;
         head?: never;
@@ -236,7 +254,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one fault rule */
+        /**
+         * Remove one fault rule
+         * @description Removes the fault rule `id` and returns it as it was last. Unknown id: 404.
+         */
         delete: operations["removeFault"];
         options?: never;
         head?: never;

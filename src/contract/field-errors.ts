@@ -4,7 +4,8 @@ import { pointerSegments } from './validation-messages.ts'
 
 /**
  * Maps Ajv's errors to the `errors` of the control plane's ValidationErrorDto (and the proxy's
- * report): one entry per parameter name or dotted body path, every message kept. `skipSegments` drops a leading segment (`/query/limit` → `limit`).
+ * report): one entry per parameter name or dotted body path, every message kept. `skipSegments`
+ * drops a leading segment (`/query/limit` → `limit`).
  */
 export function toFieldErrors(errors: readonly ErrorObject[], data: unknown, skipSegments = 0): FieldErrors {
   const fields: FieldErrors = Object.create(null)

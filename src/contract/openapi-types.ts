@@ -1085,6 +1085,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 400,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v1/subscribers/nobody/credentials",
+                 *       "message": "SubscriberId: nobody not found",
+                 *       "error": "Bad Request"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1094,6 +1103,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 401,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v2/subscribers/demo-subscriber-1",
+                 *       "message": "Missing authorization header",
+                 *       "error": "Unauthorized"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1103,6 +1121,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 404,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v2/subscribers/nobody",
+                 *       "message": "Subscriber: nobody was not found",
+                 *       "error": "Not Found"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1114,6 +1141,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 409,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v1/integrations/64f100000000000000000002/set-primary",
+                 *       "message": "Request with key \"retry-1\" is currently being processed. Please retry after 1 second",
+                 *       "error": "Conflict"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1123,6 +1159,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 413,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v1/subscribers/demo-subscriber-1/credentials",
+                 *       "message": "Payload Too Large",
+                 *       "error": "Payload Too Large"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1132,6 +1177,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 415,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v1/subscribers/demo-subscriber-1/credentials",
+                 *       "message": "Unsupported Media Type",
+                 *       "error": "Unsupported Media Type"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1151,6 +1205,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 429,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v2/subscribers/demo-subscriber-1",
+                 *       "message": "API rate limit exceeded",
+                 *       "error": "Too Many Requests"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1160,6 +1223,24 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 500,
+                 *       "timestamp": "2025-01-01T00:00:00.000Z",
+                 *       "path": "/v2/subscribers/demo-subscriber-1",
+                 *       "message": "Response failed contract validation",
+                 *       "error": "Internal Server Error",
+                 *       "ctx": {
+                 *         "violations": [
+                 *           {
+                 *             "instancePath": "/email",
+                 *             "schemaPath": "#/properties/email/type",
+                 *             "message": "must be string"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
@@ -1170,6 +1251,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /** @example Please wait some time, then try again. */
                 "application/json": string;
             };
         };

@@ -4,8 +4,6 @@ import cors from 'cors'
 /** Origins a browser page may call from: any (`*`), these, or none (CORS off). */
 export type CorsOrigins = '*' | 'none' | readonly string[]
 
-/** Headers a browser client sends: the API's, the SDK's, and the control plane's token. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Idempotency-Key', 'Prefer', 'X-Admin-Token']
 /** Headers the answers carry that a browser client may read. */
 const EXPOSED_HEADERS = ['Idempotency-Key', 'Idempotency-Replay', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
 /** Seconds a browser may reuse a preflight: short, so a restart with other origins shows soon. */
@@ -40,7 +38,8 @@ export function corsPolicy(origins: CorsOrigins): CorsPolicy | undefined {
   const middleware = cors({
     origin: origins === '*' ? '*' : [...origins],
     methods: 'GET,HEAD,PUT,PATCH,POST,DELETE',
-    allowedHeaders: ALLOWED_HEADERS.join(','),
+    // No list: a preflight's Access-Control-Request-Headers are echoed, so a frontend's own
+    // headers (tracing, request ids) pass as the API's do.
     exposedHeaders: EXPOSED_HEADERS.join(','),
     maxAge: PREFLIGHT_MAX_AGE,
     optionsSuccessStatus: 204,
@@ -74,6 +73,13 @@ function headersOf(middleware: Middleware, origin: string): CorsHeaders {
   middleware(request as unknown as IncomingMessage, response as unknown as ServerResponse, () => {})
   return headers
 }
+
+/**
+ * Whether a request from another site's page may be answered with CORS headers: not under
+ * `/__admin`, whose state and keys no other site may read (docs/behaviour.md §6). Spelled as
+ * express matches routes, whatever the case.
+ */
+export const corsAllowed = (url: string): boolean => !/^\/__admin(?:[/?]|$)/i.test(url)
 
 /** `*`, `none`, or comma-separated origins, each reduced to scheme://host[:port]; undefined if one is not a URL. */
 export function parseCorsOrigins(text: string): CorsOrigins | undefined {

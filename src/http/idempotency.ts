@@ -17,7 +17,7 @@ export interface IdempotencyLimits {
   maxBytes: number
 }
 
-/** What a key's fingerprint covers: method, path and the body's bytes as sent (behaviour.md §4). */
+/** What a key's fingerprint covers: method, path and the body's bytes as sent (docs/behaviour.md §4). */
 export interface KeyedRequest {
   method: string
   path: string

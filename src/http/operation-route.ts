@@ -31,7 +31,7 @@ export interface RouteDependencies extends ResponseCheck {
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
   faults?: FaultRules
   /**
-   * Wrap successful answers as `{"data": …}`, as the live service does (behaviour.md §1.1). The
+   * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
    */
   envelope?: boolean
@@ -73,7 +73,7 @@ interface RequestLine {
 }
 
 /**
- * One operation's request path, in the order of behaviour.md §1.3: authentication, tenant,
+ * One operation's request path, in the order of docs/behaviour.md §1.3: authentication, tenant,
  * body, idempotency, document, then the handler's rules. Every answer is checked on the way out,
  * closes its idempotency record and is journaled.
  */

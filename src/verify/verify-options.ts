@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { VerifyOptions } from './verify-target.ts'
 
+const DEFAULT_TIMEOUT_MS = 10_000
+
 export const VERIFY_HELP = `Usage: novu-mock verify --target <url> --api-key <key> [options]
 
 Sends a documented sequence of calls for each operation to the target and checks every status,
@@ -16,6 +18,7 @@ Options:
   --restore-primary ID    with --write: the integration to set as primary again afterwards
   --message ID            with --write: a message of the subscriber to mark seen (not undone)
   --write                 also send the calls that write
+  --timeout MS            how long each call waits for an answer (default: ${DEFAULT_TIMEOUT_MS})
   --json                  print the results as JSON, for CI
 `
 
@@ -37,6 +40,7 @@ export function parseVerify(argv: readonly string[], env: NodeJS.ProcessEnv): Ve
       'restore-primary': { type: 'string' },
       message: { type: 'string' },
       write: { type: 'boolean', default: false },
+      timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_MS) },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -45,12 +49,15 @@ export function parseVerify(argv: readonly string[], env: NodeJS.ProcessEnv): Ve
   const apiKey = values['api-key'] ?? env.NOVU_MOCK_VERIFY_API_KEY
   if (!values.target || !URL.canParse(values.target)) throw new Error('verify needs --target <url>')
   if (!apiKey) throw new Error('verify needs --api-key <key>')
+  const timeoutMs = Number(values.timeout)
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new Error(`--timeout must be a whole number of milliseconds, got "${values.timeout}"`)
   return {
     json: values.json,
     options: {
       target: values.target,
       apiKey,
       write: values.write,
+      timeoutMs,
       targets: {
         subscriberId: values.subscriber,
         integrationId: values.integration,

@@ -9,8 +9,12 @@ export interface VerifyOptions {
   /** Also send the probes that write (only to the ids given). */
   write: boolean
   targets: ProbeTargets
+  /** How long a probe waits for an answer. */
+  timeoutMs: number
 }
 
+/** The target gave no answer to the first probe (refused, unreachable, or silent): there is nothing to report on. */
+export class NoAnswerError extends Error {}
 
 export interface ProbeResult {
   name: string
@@ -28,7 +32,11 @@ export interface ProbeResult {
 /** Sends each probe to the target and checks status, media type and body against the document. */
 export async function verifyTarget(api: Contract, options: VerifyOptions): Promise<ProbeResult[]> {
   const results: ProbeResult[] = []
-  for (const probe of readProbes(options.targets)) results.push(await run(api, options, probe))
+  for (const probe of readProbes(options.targets)) {
+    const result = await run(api, options, probe)
+    if (results.length === 0 && result.status === null) throw new NoAnswerError(`${options.target}: ${result.violations[0]?.message}; nothing was checked`)
+    results.push(result)
+  }
   if (options.write) {
     const subscriber = results[0]?.passed ? (results[0].body as { channels?: { providerId: string; integrationIdentifier?: string; credentials: unknown }[] }) : undefined
     const channel = subscriber?.channels?.[0]
@@ -41,22 +49,33 @@ export async function verifyTarget(api: Contract, options: VerifyOptions): Promi
 async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise<ProbeResult> {
   const result: ProbeResult = { name: probe.name, operationId: probe.operationId, method: probe.method, path: probe.path, status: null, passed: false, violations: [], notes: [] }
   let response: Response
+  let text: string
   try {
     response = await fetch(new URL(probe.path, options.target), {
       method: probe.method,
       headers: { Authorization: `ApiKey ${options.apiKey}`, Accept: 'application/json', ...(probe.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: probe.body === undefined ? undefined : JSON.stringify(probe.body),
+      signal: AbortSignal.timeout(options.timeoutMs),
     })
+    // Inside the timeout too: a server may send its headers and then stall the body.
+    text = await response.text()
   } catch (error) {
-    result.violations.push({ message: `no answer: ${(error as Error).message}` })
+    result.violations.push({ message: whyNoAnswer(error, options.timeoutMs) })
     return result
   }
   result.status = response.status
   if (!probe.expect.includes(response.status)) result.violations.push({ message: `status ${response.status}, expected ${probe.expect.join(' or ')}` })
-  const checked = checkAnswer(api, probe.operationId, response.status, response.headers, await response.text())
+  const checked = checkAnswer(api, probe.operationId, response.status, response.headers, text)
   result.violations.push(...checked.violations)
   result.notes.push(...checked.notes)
   result.body = checked.body
   result.passed = result.violations.length === 0
   return result
+}
+
+/** fetch says only "fetch failed"; the reason a person can act on is in its cause. */
+function whyNoAnswer(error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return `no answer (${cause?.code ?? cause?.message ?? (error as Error).message})`
 }

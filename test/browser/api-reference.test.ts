@@ -37,10 +37,17 @@ describe('/docs in a browser', () => {
     expect(servers[0]).toContain(server.url)
   })
 
-  it('tries GET /v2/subscribers/{subscriberId} against the mock and shows its 200', async () => {
+  it('says in the Authorize dialog how the header is written', async () => {
+    await page.click('button.authorize')
+    expect(await page.locator('.auth-container').first().innerText()).toContain('ApiKey <key>')
+    await page.click('.auth-btn-wrapper button.btn-done')
+  })
+
+  it('tries GET /v2/subscribers/{subscriberId} against the mock with a key typed alone, and shows its 200', async () => {
     const auth = freshTenant()
     await page.click('button.authorize')
-    await page.fill('.auth-container input#api_key_value', auth.Authorization)
+    // The key alone, as a newcomer types it: the page sends it as `ApiKey <key>`.
+    await page.fill('.auth-container input#api_key_value', auth.Authorization.replace(/^ApiKey /, ''))
     await page.click('.auth-btn-wrapper button.authorize')
     await page.click('.auth-btn-wrapper button.btn-done')
 
@@ -57,6 +64,15 @@ describe('/docs in a browser', () => {
     // The call reached the mock with the key typed in the dialog: it is in that tenant's journal.
     const journal = await request(server.url).get('/__admin/requests').set(auth)
     expect(journal.body.requests.map((r: { operationId: string; status: number }) => [r.operationId, r.status])).toEqual([['getSubscriber', 200]])
+  })
+
+  it('shows each error response with an example of its own status', async () => {
+    const operation = page.locator('#operations-Subscribers-getSubscriber')
+    const example = async (status: string) => (await operation.locator(`tr.response[data-code="${status}"] .example`).first().innerText()).replace(/\s+/g, ' ')
+    for (const status of ['401', '404', '500']) expect(await example(status), status).toContain(`"statusCode": ${status}`)
+    expect(await example('401')).toContain('Missing authorization header')
+    expect(await example('429')).toContain('API rate limit exceeded')
+    expect(await example('503')).toContain('Please wait some time, then try again.')
   })
 
   it('loads everything from 127.0.0.1, with no console error', async () => {

@@ -1,13 +1,30 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { get, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { TenantState } from '../../src/store/records.ts'
-import { runCli, startCli } from '../helpers/cli.ts'
+import { BIN, cleanEnv, runCli, startCli } from '../helpers/cli.ts'
 import { freePort } from '../helpers/free-port.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
+
+/** GET /__admin/events, once its `ready` event has come; `ended` says how the stream finished. */
+async function openEventStream(url: string): Promise<{ ended: Promise<'end' | 'cut'> }> {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => get(`${url}/__admin/events`, { headers: freshTenant() }, resolve).on('error', reject))
+  expect(res.statusCode).toBe(200)
+  await once(res, 'data')
+  const ended = new Promise<'end' | 'cut'>((resolve) => {
+    res.on('end', () => resolve('end'))
+    res.on('aborted', () => resolve('cut'))
+    res.on('error', () => resolve('cut'))
+    res.resume()
+  })
+  return { ended }
+}
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'novu-mock-cli-'))
 const counts = (state: TenantState) => [state.subscribers.length, state.integrations.length, state.channelConnections.length, state.messages.length]
@@ -46,6 +63,25 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     const { code, stderr } = await runCli(['--seeed', '3'])
     expect(code).toBe(2)
     expect(stderr).toBe("novu-mock: Unknown option '--seeed' (did you mean --seed?). Run novu-mock --help for the options.\n")
+  })
+
+  it('names the variable that holds a bad value (exit 2)', async () => {
+    const { code, stdout, stderr } = await runCli([], { env: { NOVU_MOCK_PORT: 'abc' } })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('novu-mock: NOVU_MOCK_PORT must be a whole number of at least 0, got "abc". Run novu-mock --help for the options.\n')
+  })
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 soon after %s, ending an open event stream cleanly', async (signal) => {
+    const cli = await startCli(['--port', '0', '--log-level', 'silent'])
+    const stream = await openEventStream(cli.url)
+    const sent = performance.now()
+    cli.child.kill(signal)
+    const [code] = (await once(cli.child, 'exit')) as [number | null]
+    const exitedAfterMs = performance.now() - sent
+    expect(code).toBe(0)
+    expect(await stream.ended).toBe('end') // the last chunk arrived: not a connection cut after a grace period
+    expect(exitedAfterMs).toBeLessThan(2000) // generous: an idle server stops in milliseconds
   })
 
   it('prints the commands and flags for --help', async () => {
@@ -92,6 +128,17 @@ describe('novu-mock seed --out', () => {
     expect(a.stdout).toBe(b.stdout)
     expect(a.stdout).not.toBe(c.stdout)
     expect(counts(JSON.parse(a.stdout))).toEqual([3, 9, 120, 18])
+  })
+
+  it('ends quietly when its reader stops reading (novu-mock seed | head)', async () => {
+    const child = spawn('node', [BIN, 'seed'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += String(chunk)))
+    const [first] = (await once(child.stdout, 'data')) as [Buffer]
+    expect(String(first)).toMatch(/^\{/)
+    child.stdout.destroy() // as head does after its lines: the pipe's reading end closes
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
   })
 
   it('says so on one line when the file cannot be written', async () => {

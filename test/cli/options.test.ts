@@ -75,7 +75,19 @@ describe('options: flag > env > config file > default', () => {
 
   it('refuses a config file that is not JSON, and one that sets a bad value', () => {
     expect(usageError([], {}, dirWithConfig('{"port": 40'))).toMatch(/^novu-mock\.config\.json: not valid JSON/)
-    expect(usageError([], {}, dirWithConfig({ 'cors-origins': 'not an origin' }))).toMatch(/--cors-origins must be \*, none, or comma-separated origins/)
+    expect(usageError([], {}, dirWithConfig({ 'cors-origins': 'not an origin' }))).toMatch(/^novu-mock\.config\.json: "cors-origins" must be \*, none, or comma-separated origins/)
+  })
+
+  it('names where a bad value was set: the flag, the variable, or the config file\'s key', () => {
+    expect(usageError([], { NOVU_MOCK_PORT: 'abc' })).toBe('NOVU_MOCK_PORT must be a whole number of at least 0, got "abc"')
+    expect(usageError([], { PORT: 'abc' })).toBe('PORT must be a whole number of at least 0, got "abc"')
+    expect(usageError(['--port', 'abc'], { NOVU_MOCK_PORT: '4011' })).toBe('--port must be a whole number of at least 0, got "abc"')
+    expect(usageError(['--port', ''])).toBe('--port must be a whole number of at least 0, got ""')
+    expect(usageError([], {}, dirWithConfig({ subscribers: 1 }))).toBe('novu-mock.config.json: "subscribers" must be a whole number of at least 2, got "1"')
+    expect(usageError([], { NOVU_MOCK_LOG_LEVEL: 'loud' })).toBe('NOVU_MOCK_LOG_LEVEL must be one of debug, info, warn, error, silent, got "loud"')
+    expect(usageError([], { NOVU_MOCK_RATE_LIMIT: 'fast' })).toMatch(/^NOVU_MOCK_RATE_LIMIT must look like 100\/1/)
+    expect(usageError([], { NOVU_MOCK_PROXY: 'nowhere' })).toBe('NOVU_MOCK_PROXY must be a URL, got "nowhere"')
+    expect(usageError(['validate-fixtures', 'dir'], { NOVU_MOCK_FIXTURES_MODE: 'mix' })).toBe('NOVU_MOCK_FIXTURES_MODE must be one of merge, replace, got "mix"')
   })
 
   it('names an unknown flag, and the one it probably meant', () => {

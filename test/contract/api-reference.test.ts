@@ -70,6 +70,35 @@ describe('the API document, served', () => {
   })
 })
 
+describe('GET /, the landing page', () => {
+  const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+
+  it('shows a browser a page linking the reference, the inspector and the document, without any key', async () => {
+    const res = await request(server.url).get('/').set('Accept', BROWSER_ACCEPT)
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(res.headers.vary).toContain('Accept')
+    for (const href of ['/docs', '/__admin/ui', '/openapi.json']) expect(res.text).toContain(`href="${href}"`)
+    expect(res.text).toContain('ApiKey &lt;any key&gt;')
+  })
+
+  it.each([['application/json'], ['*/*']])('answers Accept: %s with the same links as JSON, each of which answers', async (accept) => {
+    const res = await request(server.url).get('/').set('Accept', accept)
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(res.body).toMatchObject({ name: 'novu-mock', authorization: 'ApiKey <any key>', links: { docs: '/docs', inspector: '/__admin/ui', openapi: '/openapi.json' } })
+    for (const href of Object.values(res.body.links as Record<string, string>)) {
+      expect([href, (await request(server.url).get(href).redirects(1)).status]).toEqual([href, 200])
+    }
+  })
+
+  it('is the only method there: any other is an unknown route', async () => {
+    const res = await request(server.url).post('/').send({})
+    expect(res.status).toBe(404)
+    expect(res.body.message).toBe('Cannot POST /')
+  })
+})
+
 describe('the reference on a server bound to a public host', () => {
   // The app is told its host is public, but the test listens on loopback only.
   let open: Server
@@ -81,7 +110,7 @@ describe('the reference on a server bound to a public host', () => {
   })
   afterAll(() => new Promise<void>((resolve) => open.close(() => resolve())))
 
-  it.each(['/docs', '/openapi.yaml', '/openapi.json'])('%s stays public (outside the admin guard)', async (path) => {
+  it.each(['/', '/docs', '/openapi.yaml', '/openapi.json'])('%s stays public (outside the admin guard)', async (path) => {
     expect((await request(url).get(path)).status).toBe(200)
   })
 })
@@ -94,7 +123,7 @@ describe('the reference in proxy mode', () => {
   })
   afterAll(() => proxy.close())
 
-  it.each(['/docs', '/openapi.json'])('%s is answered locally, not forwarded', async (path) => {
+  it.each(['/', '/docs', '/openapi.json'])('%s is answered locally, not forwarded', async (path) => {
     expect((await request(proxy.url).get(path)).status).toBe(200)
     expect((await request(proxy.url).get('/not-a-route')).status).toBe(502)
   })

@@ -32,7 +32,7 @@ const OPERATIONS: Operation[] = [
   },
 ]
 
-/** [case, Authorization header (undefined: none), message] from behaviour.md §1.3. */
+/** [case, Authorization header (undefined: none), message] from docs/behaviour.md §1.3. */
 const REFUSALS: [string, string | undefined, string][] = [
   ['no header', undefined, 'Missing authorization header'],
   ['an empty header', '', 'Missing authorization header'],

@@ -45,14 +45,38 @@ describe('CORS, on by default for any origin', () => {
     expect(res.headers['ratelimit-remaining']).toMatch(/^\d+$/)
   })
 
-  it('covers the routes express serves: the control plane and the 404 fallback', async () => {
-    const health = await request(open.url).get('/__admin/health').set('Origin', APP)
-    expect(health.status).toBe(200)
-    expect(health.headers['access-control-allow-origin']).toBe('*')
+  it('echoes the headers a preflight asks for, so a frontend\'s tracing headers pass too', async () => {
+    const asked = 'authorization,content-type,traceparent,x-request-id,sentry-trace'
+    const res = await request(open.url).options(MARK_AS).set({ Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': asked })
+    expect(res.status).toBe(204)
+    expect(list(res.headers['access-control-allow-headers'])).toEqual(asked.split(','))
+    expect(list(res.headers.vary)).toContain('access-control-request-headers')
+    const actual = await request(open.url).get('/v2/subscribers/demo-subscriber-1').set({ ...freshTenant(), Origin: APP, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })
+    expect(actual.status).toBe(200)
+    expect(actual.headers['access-control-allow-origin']).toBe('*')
+  })
+
+  it('covers the routes express serves: the reference pages and the 404 fallback', async () => {
+    const document = await request(open.url).get('/openapi.json').set('Origin', APP)
+    expect(document.status).toBe(200)
+    expect(document.headers['access-control-allow-origin']).toBe('*')
     const missing = await request(open.url).get('/v9/nowhere').set('Origin', APP)
     expect(missing.status).toBe(404)
     expect(missing.headers['access-control-allow-origin']).toBe('*')
-    expect((await preflight(open.url, '/__admin/state')).status).toBe(204)
+  })
+
+  it('never answers another site\'s page on /__admin: no Access-Control-* header, preflight included', async () => {
+    const tenant = freshTenant()
+    for (const path of ['/__admin/health', '/__admin/state', '/__ADMIN/health', '/__admin/requests?limit=1']) {
+      const res = await request(open.url).get(path).set({ ...tenant, Origin: APP })
+      expect([path, res.status]).toEqual([path, 200]) // answered to a client that is not a browser page, as without Origin
+      expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
+    }
+    // A preflight without Access-Control-Allow-Origin fails in the browser, which then sends nothing.
+    for (const path of ['/__admin/state', '/__admin/reset?all=true']) {
+      const pre = await preflight(open.url, path)
+      expect([path, Object.keys(pre.headers).filter((name) => name.startsWith('access-control-'))]).toEqual([path, []])
+    }
   })
 
   it('adds nothing to a request without an Origin (not from a browser)', async () => {

@@ -228,7 +228,7 @@ describe('presets', () => {
   })
 })
 
-describe('the idempotency 409 of behaviour.md §4, with injected latency', () => {
+describe('the idempotency 409 of docs/behaviour.md §4, with injected latency', () => {
   it('answers 409 to a second call while the first waits, then replays the first', async () => {
     const auth = freshTenant()
     const key = newKey()

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
-
-/** Debian's chromium; `.ci/run` installs it when missing. */
-export const CHROMIUM = '/usr/bin/chromium'
+import { CHROMIUM } from './chromium.ts'
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`the browser tests need ${CHROMIUM}: apt-get install -y chromium`)

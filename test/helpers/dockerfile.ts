@@ -7,6 +7,10 @@ export interface RuntimeStage {
   command: string[]
   /** The HEALTHCHECK's command, without its options. */
   healthcheck: string[]
+  /** Each RUN's shell command, `\\` continuations joined. */
+  run: string[]
+  /** Each COPY's arguments. */
+  copy: string[]
 }
 
 interface Instruction {
@@ -28,6 +32,8 @@ export function runtimeStage(file: string): RuntimeStage {
     env: Object.assign({}, ...stage.filter((i) => i.keyword === 'ENV').map((i) => envPairs(i.args))),
     command: [...execForm('ENTRYPOINT', last('ENTRYPOINT')), ...execForm('CMD', last('CMD'))],
     healthcheck: execForm('HEALTHCHECK', healthcheck),
+    run: stage.filter((i) => i.keyword === 'RUN').map((i) => i.args),
+    copy: stage.filter((i) => i.keyword === 'COPY').map((i) => i.args),
   }
 }
 

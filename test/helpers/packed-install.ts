@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -51,6 +51,30 @@ export async function packAndInstall(beside: readonly string[] = []): Promise<Pa
 /** The version of a package this checkout has installed. */
 function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+/** The image's runtime stage, laid out here: the package's folder and a bin folder for PATH. */
+export interface ImageInstall {
+  app: string
+  bin: string
+}
+
+/**
+ * What the Dockerfile's runtime stage does, outside docker: the tarball unpacked as /opt/novu-mock
+ * is, the lockfile beside it, `npm ci --omit=dev` (no scripts), and `novu-mock` on PATH linking to
+ * the package's bin as /usr/local/bin/novu-mock does.
+ */
+export async function installAsImage(install: PackedInstall): Promise<ImageInstall> {
+  const app = join(install.root, 'image', 'opt-novu-mock')
+  const bin = join(install.root, 'image', 'bin')
+  mkdirSync(app, { recursive: true })
+  mkdirSync(bin)
+  const unpacked = await run('tar', ['-xzf', join(install.root, install.tarball.filename), '-C', app, '--strip-components=1'], { cwd: app })
+  if (unpacked.code !== 0) throw new Error(`tar exited ${unpacked.code}:\n${unpacked.stderr}`)
+  copyFileSync(join(REPO, 'package-lock.json'), join(app, 'package-lock.json'))
+  await npm(['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], app)
+  symlinkSync(join(app, 'bin', 'novu-mock.js'), join(bin, 'novu-mock'))
+  return { app, bin }
 }
 
 interface PackReport {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanEnv } from '../helpers/cli.ts'
 import { runtimeStage } from '../helpers/dockerfile.ts'
 import { freePort } from '../helpers/free-port.ts'
-import { packAndInstall, REPO, run, type PackedInstall } from '../helpers/packed-install.ts'
+import { installAsImage, packAndInstall, REPO, run, type ImageInstall, type PackedInstall } from '../helpers/packed-install.ts'
 import { serveCommand, type Serving } from '../helpers/serve-command.ts'
 
 // npm pack and npm install take seconds, more on a busy 2-core machine: generous, well over what they need.
@@ -20,6 +20,12 @@ function serve(command: string, args: string[], options: { cwd: string; env: Nod
   const serving = serveCommand(command, args, options)
   servers.push(serving)
   return serving
+}
+
+/** A lockfile's packages by path (`node_modules/express`), with their versions. */
+function lockedPackages(file: string): Record<string, string> {
+  const { packages } = JSON.parse(readFileSync(file, 'utf8')) as { packages: Record<string, { version?: string }> }
+  return Object.fromEntries(Object.entries(packages).filter(([path]) => path !== '').map(([path, entry]) => [path, entry.version ?? '']))
 }
 
 const status = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).status
@@ -41,6 +47,7 @@ describe('npm pack', () => {
       expect.arrayContaining([
         'package.json',
         'README.md',
+        'LICENSE',
         'bin/novu-mock.js',
         'dist/bundle/cli.js',
         'dist/bundle/index.js',
@@ -56,7 +63,7 @@ describe('npm pack', () => {
         'src/reference/page/index.html',
       ]),
     )
-    const runtime = /^(package\.json|README\.md|bin\/|dist\/(bundle|src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
+    const runtime = /^(package\.json|README\.md|LICENSE|bin\/|dist\/(bundle|src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
     expect(files.filter((file) => file.startsWith('dist/seeds/'))).toHaveLength(2)
     expect(files.filter((file) => !runtime.test(file))).toEqual([])
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
@@ -96,6 +103,17 @@ describe("import from 'novu-mock', in a strict TypeScript project beside the ins
   }, SLOW)
 })
 
+describe('installing', () => {
+  // @scarf/scarf, swagger-ui-dist's dependency, reports installs from a postinstall hook unless a
+  // package in the chain above it, or the project being installed, sets scarfSettings.enabled false.
+  it('turns swagger-ui-dist’s install-time analytics off, in this checkout and for anyone installing the package', () => {
+    const installedManifest = join(install.installed, 'node_modules', 'novu-mock', 'package.json')
+    for (const manifest of [join(REPO, 'package.json'), installedManifest]) {
+      expect([manifest, (JSON.parse(readFileSync(manifest, 'utf8')) as { scarfSettings?: unknown }).scarfSettings]).toEqual([manifest, { enabled: false }])
+    }
+  })
+})
+
 describe('npx novu-mock, from the installed tarball', () => {
   it('prints the package version for --version', async () => {
     expect(await run('npx', ['novu-mock', '--version'], { cwd: install.installed })).toMatchObject({ code: 0, stdout: `${VERSION}\n` })
@@ -113,17 +131,35 @@ describe('npx novu-mock, from the installed tarball', () => {
 })
 
 /**
- * The image cannot be built here (no registry for node:20-slim), so its last stage's ENV,
- * ENTRYPOINT + CMD and HEALTHCHECK are read from the Dockerfile and run against the installed
- * tarball: its bin folder on PATH stands for the global install, a scratch folder for WORKDIR.
- * The server binds 0.0.0.0 as in the image, which is what closes /__admin without a token.
+ * The image cannot be built here (no registry for node:20-slim), so its last stage is laid out
+ * as its install does it (installAsImage), and its ENV, ENTRYPOINT + CMD and HEALTHCHECK are read
+ * from the Dockerfile and run there: a bin folder on PATH stands for /usr/local/bin, a scratch
+ * folder for WORKDIR. The server binds 0.0.0.0 as in the image, which closes /__admin without a token.
  */
-describe('the Docker image, its commands run from the installed tarball', () => {
+describe('the Docker image, its commands run as its runtime stage installs them', () => {
+  let image: ImageInstall
+  beforeAll(async () => {
+    image = await installAsImage(install)
+  }, SLOW)
+
   const imageEnv = (extra: Record<string, string>) => {
     const stage = runtimeStage(join(REPO, 'Dockerfile'))
-    const PATH = [join(install.installed, 'node_modules', '.bin'), process.env.PATH].join(delimiter)
+    const PATH = [image.bin, process.env.PATH].join(delimiter)
     return { stage, env: cleanEnv({ ...stage.env, PATH, NOVU_MOCK_LOG_LEVEL: 'warn', ...extra }) }
   }
+
+  it('installs exactly the versions package-lock.json pins, runtime dependencies only', () => {
+    const { stage } = imageEnv({})
+    expect(stage.copy).toContain('package-lock.json ./')
+    expect(stage.run.filter((command) => /\bnpm (install|i)\b/.test(command))).toEqual([])
+    expect(stage.run.some((command) => command.includes('npm ci --omit=dev'))).toBe(true)
+    const locked = lockedPackages(join(REPO, 'package-lock.json'))
+    const installed = lockedPackages(join(image.app, 'node_modules', '.package-lock.json'))
+    expect(Object.keys(installed).length).toBeGreaterThan(50)
+    for (const [path, version] of Object.entries(installed)) expect([path, version]).toEqual([path, locked[path]])
+    expect(installed).not.toHaveProperty(['node_modules/vitest'])
+    expect(installed['node_modules/express']).toBe(locked['node_modules/express'])
+  })
 
   it.each([
     ['without an admin token', undefined],

@@ -9,7 +9,7 @@ import { sdkClient, walk } from './support.ts'
 
 type Field = 'createdAt' | 'updatedAt'
 
-/** The order of behaviour.md §2.4: the field, then the internal `_id`, in the same direction. */
+/** The order of docs/behaviour.md §2.4: the field, then the internal `_id`, in the same direction. */
 function sorted(connections: StoredChannelConnection[], by: Field, direction: 'ASC' | 'DESC'): string[] {
   const sign = direction === 'ASC' ? 1 : -1
   return [...connections]

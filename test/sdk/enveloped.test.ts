@@ -1,4 +1,4 @@
-// The official SDK (@novu/api) as a test client, against a server with results wrapped as {"data": …}, like the live service (behaviour.md §1.1).
+// The official SDK (@novu/api) as a test client, against a server with results wrapped as {"data": …}, like the live service (docs/behaviour.md §1.1).
 import { channelConnectionsSuite } from './channel-connections.suite.ts'
 import { errorsSuite } from './errors.suite.ts'
 import { operationsSuite } from './operations.suite.ts'

@@ -19,7 +19,7 @@ const M06 = '64f200000000000000000006' // seen, unread
 const M09 = '64f200000000000000000009' // read
 const GRACE_M1 = '64f300000000000000000001'
 
-/** The flags each state leaves (behaviour.md §2.5), whatever the message's state before. */
+/** The flags each state leaves (docs/behaviour.md §2.5), whatever the message's state before. */
 const AFTER: Record<MarkAs, { read?: boolean; seen: boolean }> = {
   read: { read: true, seen: true },
   seen: { seen: true },

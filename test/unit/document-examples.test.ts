@@ -7,7 +7,7 @@ import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 type Schema = Record<string, unknown> & { example?: unknown }
-type Media = { schema?: Schema; examples?: Record<string, { value?: unknown }> }
+type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> }
 
 /** Forced answers (`Prefer`) send the documents' examples, so every one must pass its schema. */
 describe('the documents’ examples', () => {
@@ -23,9 +23,14 @@ describe('the documents’ examples', () => {
     for (const operation of operations.values()) {
       const item = document.paths?.[operation.pathTemplate] as Record<string, { responses?: Record<string, { content?: Record<string, Media> }> }>
       for (const [status, response] of Object.entries(item[operation.method.toLowerCase()]?.responses ?? {})) {
-        for (const [exampleName, example] of Object.entries(response.content?.['application/json']?.examples ?? {})) {
+        const media = response.content?.['application/json']
+        const examples = { ...media?.examples, ...(media?.example === undefined ? {} : { '(example)': { value: media.example } }) }
+        for (const [exampleName, example] of Object.entries(examples)) {
           const validate = operation.responseValidators.get(Number(status))!
           if (!validate(example.value)) failures.push(`${operation.operationId} ${status} ${exampleName}: ${ajv.errorsText(validate.errors)}`)
+          // The docs page shows each error response's own example: its status must be the response's.
+          const statusCode = (example.value as { statusCode?: unknown } | null)?.statusCode
+          if (statusCode !== undefined && statusCode !== Number(status)) failures.push(`${operation.operationId} ${status} ${exampleName}: statusCode ${String(statusCode)}`)
         }
       }
     }

@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadContracts, type MockServer } from '../../src/server.ts'
 import { formatReport } from '../../src/verify/format-report.ts'
 import { verifyTarget, type VerifyOptions } from '../../src/verify/verify-target.ts'
+import { freePort } from '../helpers/free-port.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
 const options = (target: string, write = false): VerifyOptions => ({
   target,
   apiKey: `verify-${crypto.randomUUID()}`,
   write,
+  timeoutMs: 10_000,
   targets: { subscriberId: 'demo-subscriber-1', integrationId: '64f100000000000000000005', restorePrimaryId: '64f100000000000000000004', messageId: '64f200000000000000000003' },
 })
 
@@ -83,5 +85,34 @@ describe('verify against a server that answers off the contract', () => {
     expect(failure?.code).toBe(1)
     const results = JSON.parse(failure!.stdout) as { passed: boolean }[]
     expect(results.some((r) => !r.passed)).toBe(true)
+  })
+})
+
+describe('verify against a server that does not answer', () => {
+  const verify = (target: string, ...extra: string[]) =>
+    promisify(execFile)('node', ['bin/novu-mock.js', 'verify', '--target', target, '--api-key', 'k', ...extra]).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    )
+
+  it('says so in one line when nothing listens there (exit 1)', async () => {
+    const target = `http://127.0.0.1:${await freePort()}`
+    const { code, stdout, stderr } = await verify(target)
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toBe(`novu-mock: ${target}: no answer (ECONNREFUSED); nothing was checked\n`)
+  })
+
+  it('says so in one line when it accepts the connection and stays silent past --timeout', async () => {
+    const silent = createServer(() => {}).listen(0, '127.0.0.1')
+    await once(silent, 'listening')
+    const target = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    try {
+      const { code, stderr } = await verify(target, '--timeout', '300', '--json')
+      expect(code).toBe(1)
+      expect(stderr).toBe(`novu-mock: ${target}: no answer within 300 ms; nothing was checked\n`)
+    } finally {
+      silent.closeAllConnections()
+      silent.close()
+    }
   })
 })

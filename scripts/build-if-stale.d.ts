@@ -1,0 +1,3 @@
+export declare const BUILD_INPUTS: readonly string[]
+export declare const BUILD_OUTPUT: string
+export declare function buildIsStale(root: string): boolean
