@@ -12,9 +12,9 @@
  *   BENCH_SCALE_CONNECTIONS=200000 npm run bench:scale
  */
 import { Agent, request } from 'node:http'
-import { channelConnectionMaker } from '../fixtures/factories/channel-connection.ts'
-import { seedState } from '../fixtures/seed.ts'
-import { DEFAULT_CONFIG } from '../src/config.ts'
+import { channelConnectionMaker } from '../src/seed/generators/channel-connection.ts'
+import { seedState } from '../src/seed/generators/seed.ts'
+import { DEFAULT_CONFIG } from '../src/app/config.ts'
 import { TOTAL_COUNT_CAP } from '../src/resources/connection-page.ts'
 import { contextKeysKey, type ConnectionFilter } from '../src/store/connection-index.ts'
 import type { StoredChannelConnection } from '../src/store/records.ts'

@@ -8,7 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import express, { type Request, type Response } from 'express'
-import { seedState } from '../../fixtures/seed.ts'
+import { seedState } from '../../src/seed/generators/seed.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
 const port = Number(process.argv[2] ?? 4030)

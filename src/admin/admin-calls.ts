@@ -5,7 +5,7 @@ import { openTenant, type RouteDependencies } from '../http/operation-route.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 
-type AdminOperations = import('../contract/admin-types.ts').operations
+type AdminOperations = import('../contract/generated/admin-types.ts').operations
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
 
 /** What an admin operation answers on success (its one 200 or 201), as the document types it. */

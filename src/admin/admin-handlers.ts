@@ -1,17 +1,17 @@
-import { validationFailed } from '../http/api-error.ts'
+import { validationFailed } from '../answer/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import type { Contract } from '../contract/load-contract.ts'
-import type { FaultRules } from '../faults/fault-rules.ts'
+import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
 import { tenantHandlers, type TenantDefaults } from './tenant-handlers.ts'
-import { invariantProblems } from './state-invariants.ts'
+import { invariantProblems } from '../seed/state-invariants.ts'
 
-type AdminOperations = import('../contract/admin-types.ts').operations
+type AdminOperations = import('../contract/generated/admin-types.ts').operations
 
 export interface AdminInfo {
   version: string

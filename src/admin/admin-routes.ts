@@ -1,6 +1,6 @@
 import express, { type Express } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
-import { adminGuard } from '../http/admin-guard.ts'
+import { adminGuard } from './admin-guard.ts'
 import type { RouteDependencies } from '../http/operation-route.ts'
 import { mountOperations } from '../http/mount-operations.ts'
 import { adminCalls, type AdminCall } from './admin-calls.ts'

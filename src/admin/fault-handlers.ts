@@ -1,6 +1,6 @@
-import { notFound, validationFailed } from '../http/api-error.ts'
-import { MAX_RULES, type FaultRules } from '../faults/fault-rules.ts'
-import { PRESETS, type FaultRuleRequest } from '../faults/presets.ts'
+import { notFound, validationFailed } from '../answer/api-error.ts'
+import { MAX_RULES, type FaultRules } from '../policies/faults/fault-rules.ts'
+import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { Contract } from '../contract/load-contract.ts'
 

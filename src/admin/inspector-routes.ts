@@ -1,6 +1,6 @@
 import express, { type Router } from 'express'
-import { setPageHeaders } from '../http/page-headers.ts'
-import { packagePath } from '../package-path.ts'
+import { setPageHeaders } from '../web/page-headers.ts'
+import { packagePath } from '../lib/package-path.ts'
 
 /** Not compiled: served from the sources' folder, also when the code runs from dist/. */
 const UI_DIR = packagePath('src/admin/ui/')

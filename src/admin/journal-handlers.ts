@@ -1,9 +1,9 @@
-import { ApiError } from '../http/api-error.ts'
-import { isDeepSubset } from '../journal/deep-subset.ts'
+import { ApiError } from '../answer/api-error.ts'
+import { isDeepSubset } from '../lib/deep-subset.ts'
 import type { JournalFilter, RequestJournal } from '../journal/request-journal.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 
-type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
+type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
 
 /** Calls shown in a failed verification's `ctx`, the most recent. */
 const SEEN_SHOWN = 20

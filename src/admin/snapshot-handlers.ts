@@ -1,7 +1,7 @@
-import { notFound, validationFailed } from '../http/api-error.ts'
+import { notFound, validationFailed } from '../answer/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 
-type AdminOperations = import('../contract/admin-types.ts').operations
+type AdminOperations = import('../contract/generated/admin-types.ts').operations
 type Named = OperationContext<{ path: { name: string } }>
 
 /** Snapshots kept per tenant; each is a reference, but the list is bounded like every buffer. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { SeedOptions } from '../../fixtures/seed.ts'
-import { ApiError } from '../http/api-error.ts'
+import type { SeedOptions } from '../seed/generators/seed.ts'
+import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import { TenantLimitReached } from '../store/store.ts'
 import { countsOf, tenantDataFromState } from '../store/tenant-data.ts'
 
-type TenantRequest = import('../contract/admin-types.ts').components['schemas']['TenantRequest']
+type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
 export interface TenantDefaults {
   seed: SeedOptions
@@ -20,7 +20,7 @@ export function tenantHandlers(defaults: TenantDefaults) {
       const options: SeedOptions = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
       // Loaded when first needed: the generators (and faker) cost start-up time most runs never use.
-      const { seedState } = await import('../../fixtures/seed.ts')
+      const { seedState } = await import('../seed/generators/seed.ts')
       const seed = seedState(options)
       const created = await store.createTenant(apiKey, seed).catch((error: unknown) => {
         if (error instanceof TenantLimitReached) {

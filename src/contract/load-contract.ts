@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { packagePath } from '../package-path.ts'
+import { packagePath } from '../lib/package-path.ts'
 import type { BodyHandling } from './ajv-instances.ts'
 import { compileOperations } from './compile-operations.ts'
 import type { Operation, Wording } from './operation.ts'

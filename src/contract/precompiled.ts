@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { packagePath } from '../package-path.ts'
+import { packagePath } from '../lib/package-path.ts'
 import type { ValidatorSource } from './validator-source.ts'
 
 /** The build's output: the documents dereferenced, and which export of which file is which validator. */

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../answer/api-error.ts'
 
 const unauthorized = (code: string, message: string) => new ApiError(401, code, message)
 

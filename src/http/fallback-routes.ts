@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { Express, NextFunction, Request, Response } from 'express'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../answer/api-error.ts'
 import { errorAnswer } from './operation-route.ts'
 import { checkedAnswer, sendJson, type ResponseCheck } from './respond.ts'
 

@@ -2,7 +2,7 @@ import type { Express, Router } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { operationRoute, type OperationCall, type RouteDependencies } from './operation-route.ts'
-import { noteOperation } from './request-log.ts'
+import { noteOperation } from '../log/request-log.ts'
 import type { RouteTable } from './route-table.ts'
 
 /**

@@ -1,7 +1,7 @@
 import express from 'express'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import typeis from 'type-is'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../answer/api-error.ts'
 
 /** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
 const RAW = Symbol('raw body')

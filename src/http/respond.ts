@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { ServerResponse } from 'node:http'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../log/logger.ts'
 
 export type ResponseValidation = 'strict' | 'warn' | 'off'
 

@@ -1,7 +1,7 @@
-import { parseQuery } from '../contract/parse-query.ts'
-import { RecencyMap } from '../recency-map.ts'
+import { parseQuery } from '../lib/parse-query.ts'
+import { RecencyMap } from '../lib/recency-map.ts'
 
-type AdminSchemas = import('../contract/admin-types.ts').components['schemas']
+type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
 export type JournalEntry = AdminSchemas['JournalEntry']
 
 /** A call as the routes report it: the URL as sent (its query is parsed when the entry is read). */
@@ -14,7 +14,7 @@ export interface RecordOptions {
 }
 
 /** The query parameters of `GET /__admin/requests`. */
-export type JournalFilter = NonNullable<import('../contract/admin-types.ts').operations['listRequests']['parameters']['query']>
+export type JournalFilter = NonNullable<import('../contract/generated/admin-types.ts').operations['listRequests']['parameters']['query']>
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024

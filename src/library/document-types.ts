@@ -1,5 +1,5 @@
 // The admin document's types under the library's names: generated from spec/admin.yaml, never written again.
-import type { components, operations } from '../contract/admin-types.ts'
+import type { components, operations } from '../contract/generated/admin-types.ts'
 
 type Schemas = components['schemas']
 

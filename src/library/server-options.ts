@@ -1,9 +1,9 @@
-import type { ConfigValues } from '../cli-config-file.ts'
-import { flagText } from '../cli-config-file.ts'
-import { closestFlag, FLAGS, isFlagName, type FlagName } from '../cli-flags.ts'
-import { configFromValues } from '../cli-options.ts'
-import type { ServerConfig } from '../config.ts'
-import { UsageError } from '../usage-error.ts'
+import type { ConfigValues } from '../options/config-file.ts'
+import { flagText } from '../options/config-file.ts'
+import { closestFlag, FLAGS, isFlagName, type FlagName } from '../options/flags.ts'
+import { configFromValues } from '../cli/parse-cli.ts'
+import type { ServerConfig } from '../app/config.ts'
+import { UsageError } from '../options/usage-error.ts'
 import type { MockServerOptions } from './types.ts'
 
 /** The flags the library takes: all but `--config`, since it reads no file. */

@@ -1,5 +1,5 @@
 import type { AdminCall, AdminInput } from '../admin/admin-calls.ts'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../answer/api-error.ts'
 import type { Expectation, JournalEntry } from './document-types.ts'
 import type { Tenant } from './types.ts'
 import { VerificationError } from './verification-error.ts'

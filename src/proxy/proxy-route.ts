@@ -1,10 +1,10 @@
 import express, { type Request, type RequestHandler, type Response } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
 import type { Operation } from '../contract/operation.ts'
-import { parseQuery } from '../contract/parse-query.ts'
+import { parseQuery } from '../lib/parse-query.ts'
 import { toFieldErrors } from '../contract/field-errors.ts'
-import type { Logger } from '../http/logger.ts'
-import { noteOperation } from '../http/request-log.ts'
+import type { Logger } from '../log/logger.ts'
+import { noteOperation } from '../log/request-log.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { checkAnswer, type Violation } from '../verify/check-answer.ts'
 

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/api-error.ts'
+import { badRequest } from '../answer/api-error.ts'
 import { contextKeysKey, type ConnectionFilter } from '../store/connection-index.ts'
 import { pageOf } from './connection-page.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import { badRequest } from '../http/api-error.ts'
+import { badRequest } from '../answer/api-error.ts'
 import type { StoredIntegration, StoredSubscriber } from '../store/records.ts'
 import type { TenantView } from '../store/store.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'

@@ -5,7 +5,7 @@ import { markMessagesAs } from './messages.ts'
 import type { Handler } from './operation-context.ts'
 import { getSubscriber } from './subscribers.ts'
 
-type Operations = import('../contract/openapi-types.ts').operations
+type Operations = import('../contract/generated/openapi-types.ts').operations
 
 /** The service's rules, keyed by the operationIds of spec/openapi.yaml (checked at start-up). */
 export const handlers: Record<keyof Operations, Handler> = {

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../http/api-error.ts'
+import { badRequest, notFound } from '../answer/api-error.ts'
 import type { StoredIntegration } from '../store/records.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentIntegration } from './present.ts'

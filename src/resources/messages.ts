@@ -1,4 +1,4 @@
-import { notFound } from '../http/api-error.ts'
+import { notFound } from '../answer/api-error.ts'
 import type { StoredMessage } from '../store/records.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentMessage } from './present.ts'

@@ -11,7 +11,7 @@ export interface OperationContext<Input> {
 
 export type Handler<Input = never> = (context: OperationContext<Input>) => Promise<unknown>
 
-type Operations = import('../contract/openapi-types.ts').operations
+type Operations = import('../contract/generated/openapi-types.ts').operations
 type JsonBody<T> = T extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined
 
 /** The validated input of one operation, typed from the document. */

@@ -1,4 +1,4 @@
-import type { components } from '../contract/openapi-types.ts'
+import type { components } from '../contract/generated/openapi-types.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../store/records.ts'
 import type { Tenant } from './tenant.ts'
 

@@ -1,4 +1,4 @@
-import { notFound } from '../http/api-error.ts'
+import { notFound } from '../answer/api-error.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentSubscriberV2 } from './present.ts'
 

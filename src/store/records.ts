@@ -1,4 +1,4 @@
-import type { components } from '../contract/admin-types.ts'
+import type { components } from '../contract/generated/admin-types.ts'
 
 /** What the store holds: the interface's records plus internal fields, without tenant ids. */
 export type StoredSubscriber = components['schemas']['StoredSubscriber']

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FLAGS, helpText, parseCli, UsageError } from '../../src/cli-options.ts'
-import type { ServerConfig } from '../../src/config.ts'
+import { FLAGS, helpText, parseCli, UsageError } from '../../src/cli/parse-cli.ts'
+import type { ServerConfig } from '../../src/app/config.ts'
 
 /** A fresh directory holding novu-mock.config.json with `content` (written as is when a string). */
 function dirWithConfig(content: unknown, name = 'novu-mock.config.json'): string {

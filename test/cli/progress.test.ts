@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { seedState } from '../../fixtures/seed.ts'
-import { PROGRESS_THRESHOLD, seedProgressBar } from '../../src/cli-progress.ts'
+import { seedState } from '../../src/seed/generators/seed.ts'
+import { PROGRESS_THRESHOLD, seedProgressBar } from '../../src/cli/progress.ts'
 import { BIN, cleanEnv, hasScript, runCli } from '../helpers/cli.ts'
 
 const LARGE = { subscribers: 50, channelConnections: 60_000 }

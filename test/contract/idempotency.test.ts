@@ -1,7 +1,7 @@
 import express from 'express'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type MockServer } from '../../src/server.ts'
+import { createApp, type MockServer } from '../../src/app/create-app.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 

@@ -1,5 +1,5 @@
-import type { AppOptions } from '../../src/config.ts'
-import { createMockServer, type MockServer } from '../../src/server.ts'
+import type { AppOptions } from '../../src/app/config.ts'
+import { createMockServer, type MockServer } from '../../src/app/create-app.ts'
 
 export const API_KEY = 'test-key'
 export const AUTH = { Authorization: `ApiKey ${API_KEY}` }

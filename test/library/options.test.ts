@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { MockServerOptions } from 'novu-mock'
 import { describe, expect, it } from 'vitest'
-import { FLAGS, parseCli, UsageError } from '../../src/cli-options.ts'
-import type { ServerConfig } from '../../src/config.ts'
+import { FLAGS, parseCli, UsageError } from '../../src/cli/parse-cli.ts'
+import type { ServerConfig } from '../../src/app/config.ts'
 import { serverConfigOf } from '../../src/library/server-options.ts'
 
 /** What `novu-mock start` makes of these arguments, with no environment and no config file. */

@@ -52,7 +52,6 @@ describe('npm pack', () => {
         'dist/bundle/cli.js',
         'dist/bundle/index.js',
         'dist/src/index.d.ts',
-        'dist/fixtures/seed.js',
         'dist/contract/index.json',
         'spec/openapi.yaml',
         'spec/admin.yaml',
@@ -60,10 +59,10 @@ describe('npm pack', () => {
         'fixtures/integrations.json',
         'fixtures/messages.json',
         'src/admin/ui/index.html',
-        'src/reference/page/index.html',
+        'src/web/page/index.html',
       ]),
     )
-    const runtime = /^(package\.json|README\.md|LICENSE|bin\/|dist\/(bundle|src|fixtures|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/reference\/page\/)/
+    const runtime = /^(package\.json|README\.md|LICENSE|bin\/|dist\/(bundle|src|contract|seeds)\/|spec\/|fixtures\/[^/]+\.json$|src\/admin\/ui\/|src\/web\/page\/)/
     expect(files.filter((file) => file.startsWith('dist/seeds/'))).toHaveLength(2)
     expect(files.filter((file) => !runtime.test(file))).toEqual([])
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])

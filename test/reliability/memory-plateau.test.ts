@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { createMockServer, loadContracts } from '../../src/server.ts'
+import { createMockServer, loadContracts } from '../../src/app/create-app.ts'
 import { prng } from '../helpers/prng.ts'
 import { fuzzRequest } from './fuzz-cases.ts'
 import { sendFuzz } from './send-fuzz.ts'

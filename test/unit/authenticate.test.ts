@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/http/api-error.ts'
+import { ApiError } from '../../src/answer/api-error.ts'
 import { apiKeyFrom } from '../../src/http/authenticate.ts'
 
 const codeOf = (header: string | undefined) => {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readWellKnown } from '../../fixtures/seed.ts'
-import { invariantProblems } from '../../src/admin/state-invariants.ts'
-import { DEMO_VOLUMES } from '../../src/config.ts'
+import { readWellKnown } from '../../src/seed/generators/seed.ts'
+import { invariantProblems } from '../../src/seed/state-invariants.ts'
+import { DEMO_VOLUMES } from '../../src/app/config.ts'
 import type { Contract } from '../../src/contract/load-contract.ts'
-import { seededState } from '../../src/seeding.ts'
-import { createApp, loadContracts } from '../../src/server.ts'
+import { seededState } from '../../src/seed/seeding.ts'
+import { createApp, loadContracts } from '../../src/app/create-app.ts'
 import type { StoredSubscriber, TenantState } from '../../src/store/records.ts'
 
 const REFERENCE_MS = Date.parse('2025-01-01T00:00:00.000Z')

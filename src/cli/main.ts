@@ -1,0 +1,106 @@
+import { writeFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { FixtureError } from '../seed/fixture-error.ts'
+import { StoreFileError } from '../store/json-file-adapter.ts'
+import { createMockServer, loadContracts, VERSION } from '../app/create-app.ts'
+import { formatReport } from '../verify/format-report.ts'
+import { VERIFY_HELP, type VerifyCommand } from '../verify/verify-options.ts'
+import { NoAnswerError, verifyTarget } from '../verify/verify-target.ts'
+import { helpText, parseCli, UsageError } from './parse-cli.ts'
+import { seedProgressBar } from './progress.ts'
+import type { ServerConfig } from '../app/config.ts'
+import { createLogger, type Logger } from '../log/logger.ts'
+import { prettyDestination } from '../log/pretty-log.ts'
+import type { TenantState } from '../store/records.ts'
+
+/** A file the CLI was told to write and could not: one line, like a usage error. */
+class OutputError extends Error {}
+
+/** The only place that reads argv and the environment, prints, or exits. */
+async function main(): Promise<void> {
+  // A reader that has seen enough (`novu-mock seed | head`) closes the pipe: that ends the command, quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(0)
+  })
+  const command = parseCli(process.argv.slice(2), process.env, process.cwd())
+  if (command.kind === 'help') return void process.stdout.write(helpText())
+  if (command.kind === 'version') return void process.stdout.write(`${VERSION}\n`)
+  if (command.kind === 'verify-help') return void process.stdout.write(VERIFY_HELP)
+  if (command.kind === 'verify') return verify(command.command)
+  if (command.kind === 'seed') return seed(command.config, command.out)
+  if (command.kind === 'validate-fixtures') return validateFixtures(command.config)
+  const { config } = command
+  const server = await createMockServer({ ...config, logger: logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
+  process.stdout.write(banner(server.url, config))
+  const stop = () => void server.close().finally(() => process.exit(0))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+/** Pretty lines for a person at a terminal, JSON lines for anything else. */
+function logger(config: ServerConfig): Logger {
+  const pretty = process.stderr.isTTY && config.logLevel !== 'silent'
+  return createLogger(config.logLevel, pretty ? prettyDestination() : undefined)
+}
+
+async function verify({ options, json }: VerifyCommand): Promise<void> {
+  const { api } = await loadContracts()
+  const results = await verifyTarget(api, options)
+  process.stdout.write(json ? `${JSON.stringify(results.map(({ body: _body, ...result }) => result), null, 2)}\n` : formatReport(options.target, results))
+  process.exitCode = results.every((result) => result.passed) ? 0 : 1
+}
+
+/** The state every tenant of a server with this config starts from, checked as a start checks it. */
+async function startingState(config: ServerConfig): Promise<TenantState> {
+  const { admin } = await loadContracts()
+  const onProgress = seedProgressBar(process.stderr, config.volumes)
+  const { seededState } = await import('../seed/seeding.ts')
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
+}
+
+async function seed(config: ServerConfig, out: string | undefined): Promise<void> {
+  const state = await startingState(config)
+  const text = `${JSON.stringify(state, null, 2)}\n`
+  if (out === undefined) return void process.stdout.write(text)
+  try {
+    writeFileSync(out, text)
+  } catch (error) {
+    throw new OutputError(`cannot write ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  process.stdout.write(`wrote ${counts(state)} (seed ${config.seed}) to ${out}\n`)
+}
+
+async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<ServerConfig['fixtures']> }): Promise<void> {
+  const files = (await import('../seed/seeding.ts')).fixtureFiles(config.fixtures.dir)
+  const state = await startingState(config)
+  const read = files.length > 0 ? files.map((file) => basename(file)).join(', ') : 'no fixture files, the seed alone'
+  process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${config.fixtures.mode})\n`)
+}
+
+const counts = (state: TenantState) =>
+  `${state.subscribers.length} subscribers, ${state.integrations.length} integrations, ${state.channelConnections.length} channel connections, ${state.messages.length} messages`
+
+function banner(url: string, config: ServerConfig): string {
+  return [
+    `novu-mock ${VERSION} listening on ${url}`,
+    `  seed ${config.seed}${config.demo ? ' (demo data set)' : ''}; ${config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s) accepted` : 'any API key accepted (Authorization: ApiKey <key>)'}`,
+    `  CORS: ${config.corsOrigins === 'none' ? 'off' : config.corsOrigins === '*' ? 'any origin' : config.corsOrigins.join(', ')}`,
+    '  well-known records:',
+    '    subscribers   demo-subscriber-1 (Ada Lovelace), demo-subscriber-2 (Grace Hopper)',
+    '    integrations  64f100000000000000000001 sendgrid (email, primary) … 64f100000000000000000009 apns (push, inactive)',
+    '    messages      64f200000000000000000001 … 64f200000000000000000010 (demo-subscriber-1), 64f300000000000000000001 … 03 (demo-subscriber-2)',
+    `  health: ${url}/__admin/health`,
+    `  API reference: ${url}/docs    state inspector: ${url}/__admin/ui`,
+    '',
+  ].join('\n')
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError || error instanceof NoAnswerError
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message})\n`)
+  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? '. Run novu-mock --help for the options.' : ''}\n`)
+  else process.stderr.write(`novu-mock: ${(error as Error)?.stack ?? String(error)}\n`)
+  process.exit(error instanceof UsageError ? 2 : 1)
+})

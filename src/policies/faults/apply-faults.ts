@@ -1,0 +1,63 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Operation } from '../../contract/operation.ts'
+import type { Answer } from '../../http/respond.ts'
+import type { FaultRules } from './fault-rules.ts'
+import { forcedAnswer } from './forced-answer.ts'
+import { parsePrefer } from './prefer.ts'
+
+export interface FaultContext {
+  operation: Operation
+  faults: FaultRules | undefined
+  tenantKey: string
+  method: string
+  path: string
+  originalUrl: string
+  body: unknown
+  prefer: string | undefined
+  idempotencyKey: string | undefined
+  /** The call's `RateLimit-Reset`, for a forced 429. */
+  rateLimitReset: string | undefined
+  now: () => Date
+}
+
+/** What the `Prefer` header and the fault rules did to a call. */
+export interface FaultOutcome {
+  /** The answer they force, or `'drop'` to close the connection; absent: run the operation. */
+  answer?: Answer | 'drop'
+  /** The preferences honoured, for `Preference-Applied`. */
+  applied?: string
+}
+
+/**
+ * The `Prefer` header and the tenant's fault rules: waits for any latency they add, then says
+ * what they force. Undefined when neither touched the call (the usual case: nothing allocated).
+ */
+export async function applyFaults(context: FaultContext): Promise<FaultOutcome | undefined> {
+  const { operation } = context
+  const preference = parsePrefer(context.prefer, operation)
+  const effect = context.faults?.apply(context.tenantKey, {
+    operationId: operation.operationId,
+    method: context.method,
+    path: context.path,
+    body: context.body,
+    documents: (status) => operation.responseValidators.has(status),
+  })
+  if (preference.applied === undefined && effect === undefined) return undefined
+  const delay = (preference.delayMs ?? 0) + (effect?.latencyMs ?? 0)
+  if (delay > 0) await sleep(delay)
+  const applied = preference.applied
+  if (effect?.drop) return { answer: 'drop', applied }
+  const base = { path: context.originalUrl, now: context.now(), rateLimitReset: context.rateLimitReset }
+  if (preference.code !== undefined || preference.example !== undefined) {
+    const status = preference.code ?? operation.successStatus
+    const exampleName = preference.example
+    return { answer: forcedAnswer(operation, { ...base, status, exampleName, message: `Forced by the Prefer header (code=${status})` }), applied }
+  }
+  const respond = effect?.respond
+  if (!respond) return { applied }
+  const message =
+    respond.status === 409 && context.idempotencyKey !== undefined
+      ? `Request with key "${context.idempotencyKey}" is currently being processed. Please retry after 1 second`
+      : `Injected by fault rule ${respond.ruleId}`
+  return { answer: forcedAnswer(operation, { ...base, status: respond.status, body: respond.body, headers: respond.headers ?? {}, message }), applied }
+}

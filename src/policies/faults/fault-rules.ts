@@ -1,0 +1,101 @@
+import { isDeepSubset } from '../../lib/deep-subset.ts'
+import { PRESETS, type FaultRuleRequest } from './presets.ts'
+
+type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
+export type FaultRule = AdminSchemas['FaultRule']
+type Latency = NonNullable<FaultRule['latencyMs']>
+
+export interface FaultCall {
+  operationId: string
+  method: string
+  path: string
+  body: unknown
+  /** Whether the operation documents a status: a rule answering with another passes it by. */
+  documents(status: number): boolean
+}
+
+/** What the matching rules do to one call. */
+export interface FaultEffect {
+  latencyMs: number
+  drop: boolean
+  respond?: NonNullable<FaultRule['respond']> & { ruleId: string }
+}
+
+/** Rules kept per tenant at most; like every buffer that grows with traffic, bounded. */
+export const MAX_RULES = 100
+
+/** The tenants' fault rules, applied oldest first. */
+export class FaultRules {
+  private readonly tenants = new Map<string, FaultRule[]>()
+  private nextId = 1
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  add(tenant: string, request: FaultRuleRequest): FaultRule | undefined {
+    const rules = this.rulesOf(tenant)
+    if (rules.length >= MAX_RULES) return undefined
+    const { preset, ...own } = request
+    const rule: FaultRule = { id: `fault-${this.nextId++}`, ...(preset ? { preset, ...PRESETS[preset] } : {}), ...own, match: own.match ?? {}, matched: 0, applied: 0 }
+    rules.push(rule)
+    return rule
+  }
+
+  list(tenant: string): FaultRule[] {
+    return [...(this.tenants.get(tenant) ?? [])]
+  }
+
+  remove(tenant: string, id: string): FaultRule | undefined {
+    const rules = this.tenants.get(tenant) ?? []
+    const at = rules.findIndex((rule) => rule.id === id)
+    return at === -1 ? undefined : rules.splice(at, 1)[0]
+  }
+
+  clear(tenant: string): number {
+    const cleared = this.tenants.get(tenant)?.length ?? 0
+    this.tenants.delete(tenant)
+    return cleared
+  }
+
+  /** Counts the call against every matching rule and sums up their effect; undefined: none. */
+  apply(tenant: string, call: FaultCall): FaultEffect | undefined {
+    const rules = this.tenants.get(tenant)
+    if (!rules || rules.length === 0) return undefined
+    const effect: FaultEffect = { latencyMs: 0, drop: false }
+    let touched = false
+    for (const rule of [...rules]) {
+      if (!matches(rule, call)) continue
+      rule.matched++
+      if (rule.everyNth !== undefined && rule.matched % rule.everyNth !== 0) continue
+      rule.applied++
+      touched = true
+      effect.latencyMs += this.latencyOf(rule.latencyMs)
+      effect.drop ||= rule.drop === true
+      if (rule.respond && !effect.respond) effect.respond = { ...rule.respond, ruleId: rule.id }
+      if (rule.times !== undefined && --rule.times === 0) this.remove(tenant, rule.id)
+    }
+    return touched ? effect : undefined
+  }
+
+  private latencyOf(latency: Latency | undefined): number {
+    if (latency === undefined) return 0
+    if (typeof latency === 'number') return latency
+    const [low, high] = latency.min <= latency.max ? [latency.min, latency.max] : [latency.max, latency.min]
+    return Math.round(low + this.random() * (high - low))
+  }
+
+  private rulesOf(tenant: string): FaultRule[] {
+    let rules = this.tenants.get(tenant)
+    if (!rules) this.tenants.set(tenant, (rules = []))
+    return rules
+  }
+}
+
+function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
+  return (
+    (respond === undefined || call.documents(respond.status)) &&
+    (match.operationId === undefined || match.operationId === call.operationId) &&
+    (match.method === undefined || match.method === call.method) &&
+    (match.path === undefined || match.path === call.path) &&
+    (match.bodyMatches === undefined || isDeepSubset(match.bodyMatches, call.body))
+  )
+}

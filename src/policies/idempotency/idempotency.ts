@@ -1,0 +1,119 @@
+import { hash } from 'node:crypto'
+import { RecencyMap } from '../../lib/recency-map.ts'
+import { ApiError, NO_VALUE } from '../../answer/api-error.ts'
+import { KeyRecords, type ByteCount } from './key-records.ts'
+
+export const MAX_KEY_LENGTH = 255
+const RETENTION_MS = 24 * 60 * 60 * 1000
+/** The live service sends it with its 409 and its 422 (docs/behaviour.md §4). */
+export const IDEMPOTENCY_LINK = { Link: 'https://docs.novu.co/additional-resources/idempotency' }
+/** Answers of the operation itself that a retry replays; anything else (409, 429, 5xx) is not kept. */
+const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
+
+export interface IdempotencyLimits {
+  /** Keys kept per tenant: the most recent ones. */
+  maxPerTenant: number
+  /** Over all tenants: the records of the tenant written least recently go first. */
+  maxBytes: number
+}
+
+/** What a key's fingerprint covers: method, path and the body's bytes as sent (docs/behaviour.md §4). */
+export interface KeyedRequest {
+  method: string
+  path: string
+  body: Buffer | undefined
+}
+
+/** A keyed call under way, its record open: what `finish` or `abandon` closes, with no lookup. */
+export interface Recording {
+  readonly kind: 'proceed'
+  readonly tenant: string
+  readonly records: KeyRecords
+  readonly id: number
+}
+
+export type Outcome = Recording | { kind: 'replay'; status: number; body: unknown }
+
+/**
+ * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped) and in bytes
+ * over all tenants, so that neither many keys nor many tenants (store evictions included) grow
+ * the memory without bound.
+ */
+export class IdempotencyRecords {
+  /** Tenants in the order they last recorded a key, least recent first. */
+  private readonly tenants = new RecencyMap<KeyRecords>()
+  /** Counted by every tenant's records. */
+  private readonly held: ByteCount = { bytes: 0 }
+  private readonly newRecords: () => KeyRecords
+
+  constructor(private readonly limits: IdempotencyLimits) {
+    this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
+  }
+
+  begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
+    if (key.length > MAX_KEY_LENGTH) {
+      throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
+    }
+    const records = this.tenants.touch(tenant, this.newRecords)
+    const { method, path } = request
+    const body = bodyPrint(request.body)
+    const existing = records.find(key)
+    if (existing !== 0 && records.expiresAt(existing) > now) {
+      if (!records.matches(existing, method, path, body)) {
+        const message = `Request with key "${key}" is being reused for a different body`
+        throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', message, { errors: { general: { messages: [message], value: NO_VALUE } }, headers: IDEMPOTENCY_LINK })
+      }
+      const status = records.status(existing)
+      if (status === 0) {
+        throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', `Request with key "${key}" is currently being processed. Please retry after 1 second`, {
+          headers: { 'Retry-After': '1', ...IDEMPOTENCY_LINK },
+        })
+      }
+      return { kind: 'replay', status, body: JSON.parse(records.answer(existing)) }
+    }
+    if (existing !== 0) records.remove(existing)
+    const id = records.open(key, method, path, body, now + RETENTION_MS)
+    this.keepWithinBytes(records, id)
+    return { kind: 'proceed', tenant, records, id }
+  }
+
+  /**
+   * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a
+   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup.
+   */
+  finish(recording: Recording, status: number, json: string): void {
+    const { records, id } = recording
+    if (!records.isOpen(id)) return
+    if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
+      records.answered(id, status, json)
+      this.keepWithinBytes(records, id)
+    } else this.abandon(recording)
+  }
+
+  /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
+  abandon({ tenant, records, id }: Recording): void {
+    records.remove(id)
+    // A tenant's records are dropped from the map only once empty, so records still holding ids are the map's.
+    if (records.size === 0 && this.tenants.get(tenant) === records) this.tenants.delete(tenant)
+  }
+
+  /** Drops the oldest records of the least recent tenants; record `id` of `keep`, just written, stays. */
+  private keepWithinBytes(keep: KeyRecords, id: number): void {
+    if (this.held.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
+    for (const [tenant, records] of this.tenants) {
+      if (this.held.bytes <= this.limits.maxBytes) return
+      const except = records === keep ? id : 0
+      while (this.held.bytes > this.limits.maxBytes && records.size > (except === 0 ? 0 : 1)) records.dropOldest(except)
+      if (records.size === 0) this.tenants.delete(tenant)
+    }
+  }
+}
+
+/** Up to this length the body itself is its print: comparing it costs less than hashing it. */
+const SHORT_BODY = 512
+
+/** latin1: one character per byte, so the text is the bytes, with nothing to decode. */
+function bodyPrint(body: Buffer | undefined): string {
+  if (body === undefined) return ''
+  return body.length <= SHORT_BODY ? body.toString('latin1') : hash('sha256', body, 'base64')
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../../store/records.ts'
+import { demoState } from './demo.ts'
+import { channelConnectionMaker } from './channel-connection.ts'
+import { makeMessage } from './message.ts'
+import { makeSubscriber } from './subscriber.ts'
+import { WELL_KNOWN_FILES } from '../well-known-files.ts'
+import { progressCounter, type SeedProgress } from '../progress-counter.ts'
+
+export type { SeedProgress } from '../progress-counter.ts'
+
+export interface SeedVolumes {
+  /** Subscribers in all, the two well-known ones included. */
+  subscribers: number
+  channelConnections: number
+  /** Messages in all, the 13 well-known ones included; default 5 per generated subscriber. */
+  messages?: number
+}
+
+export interface SeedOptions extends SeedVolumes {
+  seed: number
+  /** The lively demo data set (fixtures/demo.ts) instead of the plain generated records. */
+  demo?: boolean | undefined
+  /** Told how many records have been generated so far, of how many. */
+  onProgress?: SeedProgress | undefined
+}
+
+
+const MESSAGES_PER_SUBSCRIBER = 5
+
+export interface WellKnownRecords {
+  subscribers: StoredSubscriber[]
+  integrations: StoredIntegration[]
+  messages: StoredMessage[]
+}
+
+/** The records of docs/behaviour.md §5, as the JSON files hold them (checked by the caller). */
+export function readWellKnown(): WellKnownRecords {
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'))
+  return {
+    subscribers: read(WELL_KNOWN_FILES.subscribers),
+    integrations: read(WELL_KNOWN_FILES.integrations),
+    messages: read(WELL_KNOWN_FILES.messages),
+  }
+}
+
+/** Every tenant's starting records: the well-known ones, then generated ones up to the volumes. */
+export function seedState(options: SeedOptions, wellKnown: WellKnownRecords = readWellKnown()): TenantState {
+  if (options.demo) return demoState(options, wellKnown)
+  const generatedSubscribers = Math.max(0, options.subscribers - wellKnown.subscribers.length)
+  const messageTotal = options.messages ?? wellKnown.messages.length + MESSAGES_PER_SUBSCRIBER * generatedSubscribers
+  const made = progressCounter(options.onProgress, generatedSubscribers + options.channelConnections + Math.max(0, messageTotal - wellKnown.messages.length))
+  const subscribers = [...wellKnown.subscribers]
+  for (let i = subscribers.length; i < options.subscribers; i++, made()) subscribers.push(makeSubscriber(options.seed, i))
+  const subscriberIds = subscribers.map((s) => s.subscriberId)
+  const makeChannelConnection = channelConnectionMaker(options.seed, subscriberIds)
+  const channelConnections = Array.from({ length: options.channelConnections }, (_, i) => {
+    made()
+    return makeChannelConnection(i)
+  })
+  const messages = messagesFor(options.seed, messageTotal, wellKnown, subscribers, made)
+  options.onProgress?.(made.count, made.count)
+  return { subscribers, integrations: [...wellKnown.integrations], channelConnections, messages }
+}
+
+function messagesFor(seed: number, total: number, wellKnown: WellKnownRecords, subscribers: StoredSubscriber[], made: () => void): StoredMessage[] {
+  const owners = subscribers.slice(wellKnown.subscribers.length)
+  const recipients = owners.length > 0 ? owners : subscribers
+  const messages = [...wellKnown.messages]
+  for (let i = 0; messages.length < total; i++, made()) {
+    const owner = owners.length > 0 ? recipients[Math.floor(i / MESSAGES_PER_SUBSCRIBER) % recipients.length]! : recipients[i % recipients.length]!
+    messages.push(makeMessage(seed, i, owner._id!))
+  }
+  return messages
+}
