@@ -11,7 +11,8 @@ export default defineConfig({
   // (tsconfig.json maps the name the same way). test/packaging/ checks the packed package itself.
   resolve: { alias: [{ find: /^novu-mock$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests stand beside what they pin; black-box suites (HTTP, SDK, browser, packaging) are in test/.
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: skipped ? [...configDefaults.exclude, 'test/browser/**'] : configDefaults.exclude,
     // Loading and compiling the contract takes a moment on a shared 2-core machine.
     testTimeout: 20_000,

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express'
-import { setPageHeaders } from '../web/page-headers.ts'
+import { setPageHeaders } from '../http/page-headers.ts'
 import { packagePath } from '../lib/package-path.ts'
 
 /** Not compiled: served from the sources' folder, also when the code runs from dist/. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { SeedOptions } from '../seed/generators/seed.ts'
+import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import { TenantLimitReached } from '../store/store.ts'

@@ -23,7 +23,6 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string) => new ApiError(400, code, message)
 export const notFound = (code: string, message: string) => new ApiError(404, code, message)
 
 export function validationFailed(errors: FieldErrors, message = 'Validation Error'): ApiError {

@@ -1,4 +1,5 @@
-import type { SeedProgress, SeedVolumes } from '../seed/generators/seed.ts'
+import type { SeedProgress } from '../seed/progress-counter.ts'
+import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
@@ -11,7 +12,7 @@ export interface ServerConfig {
   port: number
   host: string
   seed: number
-  /** Seed the lively demo data set (fixtures/demo.ts) rather than the plain generated records. */
+  /** Seed the lively demo data set rather than the plain generated records. */
   demo: boolean
   volumes: SeedVolumes
   /** The user's records, on top of or instead of the seeded ones. */
@@ -41,17 +42,12 @@ export interface ServerConfig {
   corsOrigins: CorsOrigins
 }
 
-/** Volumes of the demo data set; messages follow the subscribers (fixtures/demo.ts). */
-export const DEMO_VOLUMES: SeedVolumes = { subscribers: 300, channelConnections: 600 }
-/** Messages per generated subscriber in demo mode unless `--messages` says otherwise: a lively inbox. */
-export const DEMO_MESSAGES_PER_SUBSCRIBER = 8
-
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 4010,
   host: '127.0.0.1',
   seed: 1,
   demo: false,
-  volumes: { subscribers: 50, channelConnections: 120 },
+  volumes: DEFAULT_VOLUMES,
   fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
@@ -77,6 +73,3 @@ export interface AppOptions extends Partial<ServerConfig> {
   /** Aborted when the server closes: the answers that never finish on their own (event streams) end then. */
   shutdown?: AbortSignal
 }
-
-/** The volumes when none are given: the demo data set's, or the plain seed's. */
-export const defaultVolumes = (demo: boolean): SeedVolumes => (demo ? DEMO_VOLUMES : DEFAULT_CONFIG.volumes)

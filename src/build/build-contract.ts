@@ -1,6 +1,7 @@
 // The build's second step (after tsc): `node dist/src/build/build-contract.js`.
 import { rmSync } from 'node:fs'
-import { DEFAULT_CONFIG, defaultVolumes } from '../app/config.ts'
+import { DEFAULT_CONFIG } from '../app/config.ts'
+import { defaultVolumes } from '../seed/seed-options.ts'
 import { PREBUILT_SEED_DIR, writePrebuiltSeed } from '../seed/prebuilt-seed.ts'
 import { seededState } from '../seed/seeding.ts'
 import { loadContracts } from '../contract/load-contract.ts'

@@ -1,4 +1,5 @@
-import type { SeedProgress, SeedVolumes } from '../seed/generators/seed.ts'
+import type { SeedProgress } from '../seed/progress-counter.ts'
+import type { SeedVolumes } from '../seed/seed-options.ts'
 
 /** Records generated above which seeding takes long enough to deserve a bar. */
 export const PROGRESS_THRESHOLD = 50_000

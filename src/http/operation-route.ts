@@ -4,6 +4,7 @@ import { parseQuery } from '../lib/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
+import { RuleBroken } from '../resources/rule-broken.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
 import { ApiError, generalProblem, RETRY_LATER } from '../answer/api-error.ts'
@@ -251,13 +252,18 @@ function declaredHeaders(operation: Operation, headers: IncomingMessage['headers
 }
 
 export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {
-  const apiError = error instanceof ApiError ? error : unexpected(error, line, deps)
+  const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
   if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
   return {
     status: apiError.status,
     body: errorBody(apiError, line.url, deps.now()),
     ...(apiError.details.headers ? { headers: apiError.details.headers } : {}),
   }
+}
+
+/** The live service answers a broken rule with a 400, a missing record with a 404. */
+function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
+  return new ApiError(kind === 'missing' ? 404 : 400, code, message)
 }
 
 function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger'>): ApiError {

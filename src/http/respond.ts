@@ -1,24 +1,11 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { ServerResponse } from 'node:http'
+import type { Answer, Violation } from '../answer/answer.ts'
 import type { Logger } from '../log/logger.ts'
 
+export type { Answer, Violation } from '../answer/answer.ts'
+
 export type ResponseValidation = 'strict' | 'warn' | 'off'
-
-export type Violation = {
-  instancePath?: string
-  schemaPath?: string
-  message: string
-}
-
-export interface Answer {
-  status: number
-  body: unknown
-  headers?: Record<string, string>
-  /** What the contract check found wrong with the answer as the handler made it. */
-  violations?: Violation[]
-  /** Forced by the Prefer header or a fault rule: the operation did not run, nothing is replayed. */
-  forced?: boolean
-}
 
 export interface ResponseCheck {
   mode: ResponseValidation

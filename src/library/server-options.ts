@@ -1,7 +1,7 @@
 import type { ConfigValues } from '../options/config-file.ts'
 import { flagText } from '../options/config-file.ts'
 import { closestFlag, FLAGS, isFlagName, type FlagName } from '../options/flags.ts'
-import { configFromValues } from '../cli/parse-cli.ts'
+import { configFromValues } from '../options/server-config.ts'
 import type { ServerConfig } from '../app/config.ts'
 import { UsageError } from '../options/usage-error.ts'
 import type { MockServerOptions } from './types.ts'

@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIG, DEMO_MESSAGES_PER_SUBSCRIBER, DEMO_VOLUMES } from '../app/config.ts'
+import { DEFAULT_CONFIG } from '../app/config.ts'
+import { DEMO_MESSAGES_PER_SUBSCRIBER, DEMO_VOLUMES } from '../seed/seed-options.ts'
 
 /** How a flag's value is written in the config file; on the command line and in env, all are text. */
 export type FlagKind = 'integer' | 'string' | 'boolean' | 'list'

@@ -1,4 +1,4 @@
-import { badRequest } from '../answer/api-error.ts'
+import { refused } from './rule-broken.ts'
 import { contextKeysKey, type ConnectionFilter } from '../store/connection-index.ts'
 import { pageOf } from './connection-page.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
@@ -12,16 +12,16 @@ export async function listChannelConnections({ store, tenant, input }: Operation
   const after = query.after || undefined
   const before = query.before || undefined
   if (after !== undefined && before !== undefined) {
-    throw badRequest('BOTH_CURSORS', 'Cannot specify both "before" and "after" cursors at the same time.')
+    throw refused('BOTH_CURSORS', 'Cannot specify both "before" and "after" cursors at the same time.')
   }
   const page = await store.read(tenant.key, (view) =>
     pageOf(view.connections, {
-      orderBy: query.orderBy ?? 'createdAt',
-      descending: (query.orderDirection ?? 'DESC') === 'DESC',
-      limit: query.limit ?? 10,
+      orderBy: query.orderBy,
+      descending: query.orderDirection === 'DESC',
+      limit: query.limit,
       after,
       before,
-      includeCursor: query.includeCursor ?? false,
+      includeCursor: query.includeCursor,
       filter: filterOf(query),
     }),
   )

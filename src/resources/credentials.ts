@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import { badRequest } from '../answer/api-error.ts'
+import { refused } from './rule-broken.ts'
 import type { StoredIntegration, StoredSubscriber } from '../store/records.ts'
 import type { TenantView } from '../store/store.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
@@ -16,10 +16,10 @@ export async function upsertSubscriberCredentials({ store, tenant, input, now }:
   const integrationIdentifier = input.body.integrationIdentifier || undefined
   return store.transact(tenant.key, (tx) => {
     const subscriber = tx.subscriber(subscriberId)
-    if (!subscriber) throw badRequest('SUBSCRIBER_NOT_FOUND', `SubscriberId: ${subscriberId} not found`)
+    if (!subscriber) throw refused('SUBSCRIBER_NOT_FOUND', `SubscriberId: ${subscriberId} not found`)
     const integration = activeIntegrationFor(tx, providerId, integrationIdentifier)
     if (!integration) {
-      throw badRequest(
+      throw refused(
         'NO_ACTIVE_INTEGRATION',
         `Subscribers environment (${tenant.environmentId}) do not have active ${providerId} integration.`,
       )
@@ -83,7 +83,7 @@ const MAX_DEVICE_TOKENS = 100
 
 function checkTokenLimit({ deviceTokens = [] }: Credentials): void {
   if (deviceTokens.length <= MAX_DEVICE_TOKENS) return
-  throw badRequest(
+  throw refused(
     'DEVICE_TOKENS_LIMIT',
     `Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is ${MAX_DEVICE_TOKENS}, but got ${deviceTokens.length} tokens.`,
   )

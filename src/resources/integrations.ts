@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../answer/api-error.ts'
+import { missing, refused } from './rule-broken.ts'
 import type { StoredIntegration } from '../store/records.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentIntegration } from './present.ts'
@@ -14,9 +14,9 @@ export async function setPrimaryIntegration({
   const { integrationId } = input.path
   return store.transact(tenant.key, (tx) => {
     const target = tx.integration(integrationId)
-    if (!target) throw notFound('INTEGRATION_NOT_FOUND', `Integration with id ${integrationId} not found`)
+    if (!target) throw missing('INTEGRATION_NOT_FOUND', `Integration with id ${integrationId} not found`)
     if (!CHANNELS_WITH_PRIMARY.has(target.channel)) {
-      throw badRequest('PRIMARY_NOT_SUPPORTED', `Channel ${target.channel} does not support primary`)
+      throw refused('PRIMARY_NOT_SUPPORTED', `Channel ${target.channel} does not support primary`)
     }
     if (target.primary) return presentIntegration(target, tenant)
     const peers = [...tx.integrations()].filter((i) => i._id !== target._id && i.channel === target.channel)

@@ -1,4 +1,4 @@
-import { notFound } from '../answer/api-error.ts'
+import { missing } from './rule-broken.ts'
 import type { StoredMessage } from '../store/records.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentMessage } from './present.ts'
@@ -11,7 +11,7 @@ export async function markMessagesAs({ store, tenant, input, now }: OperationCon
   const ids = messageIdsOf(input.body.messageId)
   return store.transact(tenant.key, (tx) => {
     const subscriber = tx.subscriber(subscriberId)
-    if (!subscriber) throw notFound('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`)
+    if (!subscriber) throw missing('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} not found`)
     const at = now().toISOString()
     const updated: StoredMessage[] = []
     for (const id of ids) {

@@ -1,10 +1,10 @@
-import { notFound } from '../answer/api-error.ts'
+import { missing } from './rule-broken.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentSubscriberV2 } from './present.ts'
 
 export async function getSubscriber({ store, tenant, input }: OperationContext<OperationInput<'getSubscriber'>>) {
   const { subscriberId } = input.path
   const record = await store.read(tenant.key, (view) => view.subscriber(subscriberId))
-  if (!record) throw notFound('SUBSCRIBER_NOT_FOUND', `Subscriber: ${subscriberId} was not found`)
+  if (!record) throw missing('SUBSCRIBER_NOT_FOUND', `Subscriber: ${subscriberId} was not found`)
   return presentSubscriberV2(record, tenant)
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SeedOptions } from './generators/seed.ts'
+import type { SeedOptions } from './seed-options.ts'
 import { WELL_KNOWN_FILES } from './well-known-files.ts'
 import { packagePath } from '../lib/package-path.ts'
 import type { TenantState } from '../store/records.ts'

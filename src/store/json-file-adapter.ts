@@ -1,6 +1,6 @@
 import { DataFile } from 'lowdb/node'
 import type { TenantState } from './records.ts'
-import type { Snapshot, StoreData } from './lowdb-store.ts'
+import type { Snapshot, StoreData } from './store-data.ts'
 import { stateFromTenantData, tenantDataFromState, type TenantData } from './tenant-data.ts'
 
 /** The file's shape: plain JSON, one state per tenant that has left the shared seed. */

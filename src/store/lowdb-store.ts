@@ -2,24 +2,11 @@ import { Low, Memory } from 'lowdb'
 import { groupedPerTick } from './grouped-per-tick.ts'
 import { jsonFileAdapter, StoreFileError } from './json-file-adapter.ts'
 import type { TenantState } from './records.ts'
+import type { Snapshot, StoreData } from './store-data.ts'
 import { StoreWriteFailed, type SnapshotInfo, type Store, type TenantView } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
-
-/** A tenant's records as they were at `createdAt`: a reference, since records never change. */
-export interface Snapshot {
-  data: TenantData
-  createdAt: string
-}
-
-/** Everything the store keeps, by API key: each tenant's committed records and its snapshots. */
-export interface StoreData {
-  tenants: Map<string, TenantData>
-  snapshots: Map<string, Map<string, Snapshot>>
-  /** Seeds of the tenants created with their own (the others start from the shared one). */
-  seeds: Map<string, TenantData>
-}
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */

@@ -1,12 +1,8 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
+import type { Violation } from '../answer/answer.ts'
 import type { Contract } from '../contract/load-contract.ts'
 
-export type Violation = {
-  message: string
-  instancePath?: string
-  schemaPath?: string
-  value?: unknown
-}
+export type { Violation } from '../answer/answer.ts'
 
 export interface CheckedAnswer {
   violations: Violation[]

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express'
-import { setPageHeaders } from './page-headers.ts'
+import { setPageHeaders } from '../http/page-headers.ts'
 
 /** Where a newcomer goes from `/`: the mock's own pages and documents, no key needed for any. */
 const LINKS = [

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import type { Express, RequestHandler, Response } from 'express'
-import { setPageHeaders } from './page-headers.ts'
+import { setPageHeaders } from '../http/page-headers.ts'
 import { packagePath } from '../lib/package-path.ts'
 
 /** The page is not compiled: served from the sources' folder, also when the code runs from dist/. */

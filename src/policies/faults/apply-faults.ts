@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Operation } from '../../contract/operation.ts'
-import type { Answer } from '../../http/respond.ts'
+import type { Answer } from '../../answer/answer.ts'
 import type { FaultRules } from './fault-rules.ts'
 import { forcedAnswer } from './forced-answer.ts'
 import { parsePrefer } from './prefer.ts'

@@ -4,9 +4,8 @@ import { DEMO_INTEGRATIONS } from './demo-integrations.ts'
 import { makeDemoMessage } from './demo-message.ts'
 import { demoProviders } from './demo-providers.ts'
 import { makeDemoSubscriber, wellKnownPerson, type DemoPerson } from './demo-subscriber.ts'
-import { DEMO_MESSAGES_PER_SUBSCRIBER } from '../../app/config.ts'
+import { DEMO_MESSAGES_PER_SUBSCRIBER, type SeedOptions, type WellKnownRecords } from '../seed-options.ts'
 import { progressCounter } from '../progress-counter.ts'
-import type { SeedOptions, WellKnownRecords } from './seed.ts'
 
 
 /**

@@ -1,38 +1,17 @@
 import { readFileSync } from 'node:fs'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../../store/records.ts'
+import type { StoredMessage, StoredSubscriber, TenantState } from '../../store/records.ts'
+import type { SeedOptions, WellKnownRecords } from '../seed-options.ts'
 import { demoState } from './demo.ts'
 import { channelConnectionMaker } from './channel-connection.ts'
 import { makeMessage } from './message.ts'
 import { makeSubscriber } from './subscriber.ts'
 import { WELL_KNOWN_FILES } from '../well-known-files.ts'
-import { progressCounter, type SeedProgress } from '../progress-counter.ts'
+import { progressCounter } from '../progress-counter.ts'
 
 export type { SeedProgress } from '../progress-counter.ts'
-
-export interface SeedVolumes {
-  /** Subscribers in all, the two well-known ones included. */
-  subscribers: number
-  channelConnections: number
-  /** Messages in all, the 13 well-known ones included; default 5 per generated subscriber. */
-  messages?: number
-}
-
-export interface SeedOptions extends SeedVolumes {
-  seed: number
-  /** The lively demo data set (fixtures/demo.ts) instead of the plain generated records. */
-  demo?: boolean | undefined
-  /** Told how many records have been generated so far, of how many. */
-  onProgress?: SeedProgress | undefined
-}
-
+export type { SeedOptions, SeedVolumes, WellKnownRecords } from '../seed-options.ts'
 
 const MESSAGES_PER_SUBSCRIBER = 5
-
-export interface WellKnownRecords {
-  subscribers: StoredSubscriber[]
-  integrations: StoredIntegration[]
-  messages: StoredMessage[]
-}
 
 /** The records of docs/behaviour.md §5, as the JSON files hold them (checked by the caller). */
 export function readWellKnown(): WellKnownRecords {

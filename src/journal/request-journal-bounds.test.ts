@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, RequestJournal, type JournalCall } from '../../src/journal/request-journal.ts'
+import { BODY_LIMIT, RequestJournal, type JournalCall } from './request-journal.ts'
 
 const call = (responseBody: unknown, url = '/v2/subscribers/s?limit=10&tag=a&tag=b'): JournalCall => ({
   time: '2026-11-23T10:00:00.000Z',

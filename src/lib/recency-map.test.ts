@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RecencyMap } from '../../src/lib/recency-map.ts'
+import { RecencyMap } from './recency-map.ts'
 
 describe('RecencyMap.touch', () => {
   it('makes a missing value once, and moves a touched tenant to the most recent end', () => {

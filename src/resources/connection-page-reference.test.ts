@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { pageOf, type Page, type PageRequest } from '../../src/resources/connection-page.ts'
-import { ConnectionIndex, contextKeysKey, FILTER_FIELDS, valueOf, type ConnectionFilter } from '../../src/store/connection-index.ts'
-import type { StoredChannelConnection } from '../../src/store/records.ts'
-import { prng, type Random } from '../helpers/prng.ts'
+import { pageOf, type Page, type PageRequest } from './connection-page.ts'
+import { ConnectionIndex, contextKeysKey, FILTER_FIELDS, valueOf, type ConnectionFilter } from '../store/connection-index.ts'
+import type { StoredChannelConnection } from '../store/records.ts'
+import { prng, type Random } from '../../test/helpers/prng.ts'
 
 const SEED = 20261123
 const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(random() * values.length)]!

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CONFIG, defaultVolumes } from '../../src/app/config.ts'
-import { PREBUILT_SEED_DIR, prebuiltSeed } from '../../src/seed/prebuilt-seed.ts'
-import { seededState } from '../../src/seed/seeding.ts'
-import { loadContracts } from '../../src/app/create-app.ts'
+import { DEFAULT_CONFIG } from '../app/config.ts'
+import { defaultVolumes } from './seed-options.ts'
+import { PREBUILT_SEED_DIR, prebuiltSeed } from './prebuilt-seed.ts'
+import { seededState } from './seeding.ts'
+import { loadContracts } from '../app/create-app.ts'
 
 /** `npm test` builds first, so the build's seeds are there to compare. */
 describe('the seeds the build writes', () => {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readWellKnown } from '../../src/seed/generators/seed.ts'
-import { invariantProblems } from '../../src/seed/state-invariants.ts'
-import { DEMO_VOLUMES } from '../../src/app/config.ts'
-import type { Contract } from '../../src/contract/load-contract.ts'
-import { seededState } from '../../src/seed/seeding.ts'
-import { createApp, loadContracts } from '../../src/app/create-app.ts'
-import type { StoredSubscriber, TenantState } from '../../src/store/records.ts'
+import { readWellKnown } from './seed.ts'
+import { invariantProblems } from '../state-invariants.ts'
+import { DEMO_VOLUMES } from '../seed-options.ts'
+import type { Contract } from '../../contract/load-contract.ts'
+import { seededState } from '../seeding.ts'
+import { createApp, loadContracts } from '../../app/create-app.ts'
+import type { StoredSubscriber, TenantState } from '../../store/records.ts'
 
 const REFERENCE_MS = Date.parse('2025-01-01T00:00:00.000Z')
 const SIX_WEEKS_MS = 42 * 24 * 60 * 60 * 1000

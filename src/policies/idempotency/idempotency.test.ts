@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { IdempotencyRecords, type KeyedRequest, type Recording } from '../../src/policies/idempotency/idempotency.ts'
+import { IdempotencyRecords, type KeyedRequest, type Recording } from './idempotency.ts'
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z')
 const request = (body: unknown = { markAs: 'read' }): KeyedRequest => ({ method: 'POST', path: '/v1/subscribers/s/messages/mark-as', body: Buffer.from(JSON.stringify(body)) })

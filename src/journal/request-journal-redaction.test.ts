@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, RequestJournal, type JournalCall, type JournalEntry } from '../../src/journal/request-journal.ts'
+import { BODY_LIMIT, RequestJournal, type JournalCall, type JournalEntry } from './request-journal.ts'
 
 const KEY = 'idem-7f3a'
 

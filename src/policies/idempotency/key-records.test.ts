@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KeyRecords, type ByteCount } from '../../src/policies/idempotency/key-records.ts'
+import { KeyRecords, type ByteCount } from './key-records.ts'
 
 interface Entry {
   id: number

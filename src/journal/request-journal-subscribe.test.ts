@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, RequestJournal, type JournalCall, type JournalEntry } from '../../src/journal/request-journal.ts'
+import { BODY_LIMIT, RequestJournal, type JournalCall, type JournalEntry } from './request-journal.ts'
 
 const call = (operationId: string, requestBody?: unknown): JournalCall => ({
   time: '2026-11-23T10:00:00.000Z',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { groupedPerTick } from '../../src/store/grouped-per-tick.ts'
+import { groupedPerTick } from './grouped-per-tick.ts'
 
 describe('groupedPerTick', () => {
   it('turns 100 writes asked for in one tick into one, and the next tick into another', async () => {

@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadContracts } from '../../src/contract/load-contract.ts'
-import { INDEX_FILE, PRECOMPILED_DIR, precompiled, type PrecompiledIndex } from '../../src/contract/precompiled.ts'
-import { compilingSource } from '../../src/contract/validator-source.ts'
+import { loadContracts } from './load-contract.ts'
+import { INDEX_FILE, PRECOMPILED_DIR, precompiled, type PrecompiledIndex } from './precompiled.ts'
+import { compilingSource } from './validator-source.ts'
 
 /** npm test builds first, so the build's contract is there and current. */
 describe('the build’s compiled contract', () => {

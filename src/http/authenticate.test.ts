@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/answer/api-error.ts'
-import { apiKeyFrom } from '../../src/http/authenticate.ts'
+import { ApiError } from '../answer/api-error.ts'
+import { apiKeyFrom } from './authenticate.ts'
 
 const codeOf = (header: string | undefined) => {
   try {

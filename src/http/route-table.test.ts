@@ -1,9 +1,9 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RouteTable } from '../../src/http/route-table.ts'
-import type { MockServer } from '../../src/app/create-app.ts'
-import { expectContract } from '../helpers/expect-contract.ts'
-import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { RouteTable } from './route-table.ts'
+import type { MockServer } from '../app/create-app.ts'
+import { expectContract } from '../../test/helpers/expect-contract.ts'
+import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
 
 describe('RouteTable', () => {
   const table = new RouteTable<string>()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redact } from '../../src/log/redact.ts'
+import { redact } from './redact.ts'
 
 describe('redact', () => {
   it('replaces secret-looking values at any depth, whatever the case of their names', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isoTime } from '../../src/lib/iso-time.ts'
+import { isoTime } from './iso-time.ts'
 
 describe('isoTime', () => {
   it('answers each millisecond its own time, however the calls alternate', () => {
