@@ -1,9 +1,9 @@
 import { validationFailed } from '../answer/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
-import type { RequestJournal } from '../journal/request-journal.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
 import type { Contract } from '../contract/load-contract.ts'
-import type { FaultRules } from '../policies/faults/fault-rules.ts'
+import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
@@ -16,9 +16,9 @@ type AdminOperations = import('../contract/generated/admin-types.ts').operations
 export interface AdminInfo {
   version: string
   startedAt: number
-  journal: RequestJournal
+  journal: JournalPort
   tenants: TenantDefaults
-  faults: FaultRules
+  faults: FaultRulesPort
   /** The API's contract, against which fault rules are checked. */
   api: Contract
 }

@@ -7,7 +7,8 @@ import { apiKeyFrom } from '../http/authenticate.ts'
 import { errorAnswer, type RouteRequest } from '../http/operation-route.ts'
 import { noteOperation } from '../log/request-log.ts'
 import { checkedAnswer, sendJson, type ResponseCheck } from '../http/respond.ts'
-import type { JournalEvent, RequestJournal } from '../journal/request-journal.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
+import type { JournalEvent } from '../journal/request-journal.ts'
 
 /** The one admin operation answered by a stream rather than a JSON handler. */
 export const EVENT_STREAM_OPERATION = 'streamEvents'
@@ -19,7 +20,7 @@ const MAX_BUFFERED = 1024 * 1024
 const HEARTBEAT_MS = 15_000
 
 export interface EventStreamDependencies extends ResponseCheck {
-  journal: RequestJournal
+  journal: JournalPort
   apiKeys: ReadonlySet<string> | undefined
   /** Ends every open stream, so a closing server need not wait for them. */
   shutdown?: AbortSignal

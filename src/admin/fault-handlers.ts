@@ -1,25 +1,26 @@
 import { notFound, validationFailed } from '../answer/api-error.ts'
-import { MAX_RULES, type FaultRules } from '../policies/faults/fault-rules.ts'
+import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import { MAX_RULES } from '../policies/faults/fault-rules.ts'
 import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { Contract } from '../contract/load-contract.ts'
 
 /** The fault rules' admin routes; a rule may only answer with a status its operation documents. */
-export function faultHandlers(faults: FaultRules, api: Contract) {
+export function faultHandlers(faults: FaultRulesPort, api: Contract) {
   return {
-    listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: faults.list(tenant.key) }),
+    listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: await faults.list(tenant.key) }),
 
     addFault: async ({ tenant, input }: OperationContext<{ body: FaultRuleRequest }>) => {
       checkDocumented(input.body, api)
-      const rule = faults.add(tenant.key, input.body)
+      const rule = await faults.add(tenant.key, input.body)
       if (!rule) throw validationFailed({ general: { messages: [`at most ${MAX_RULES} fault rules per tenant`] } })
       return rule
     },
 
-    clearFaults: async ({ tenant }: OperationContext<unknown>) => ({ cleared: faults.clear(tenant.key) }),
+    clearFaults: async ({ tenant }: OperationContext<unknown>) => ({ cleared: await faults.clear(tenant.key) }),
 
     removeFault: async ({ tenant, input }: OperationContext<{ path: { id: string } }>) => {
-      const removed = faults.remove(tenant.key, input.path.id)
+      const removed = await faults.remove(tenant.key, input.path.id)
       if (!removed) throw notFound('FAULT_NOT_FOUND', `Fault rule ${input.path.id} not found`)
       return removed
     },

@@ -1,6 +1,7 @@
 import { ApiError } from '../answer/api-error.ts'
 import { isDeepSubset } from '../lib/deep-subset.ts'
-import type { JournalFilter, RequestJournal } from '../journal/request-journal.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
+import type { JournalFilter } from '../journal/request-journal.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 
 type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
@@ -8,17 +9,17 @@ type AdminSchemas = import('../contract/generated/admin-types.ts').components['s
 /** Calls shown in a failed verification's `ctx`, the most recent. */
 const SEEN_SHOWN = 20
 
-export function journalHandlers(journal: RequestJournal) {
+export function journalHandlers(journal: JournalPort) {
   return {
     listRequests: async ({ tenant, input }: OperationContext<{ query: JournalFilter }>) => ({
-      requests: journal.list(tenant.key, input.query),
+      requests: await journal.list(tenant.key, input.query),
     }),
 
-    clearRequests: async ({ tenant }: OperationContext<unknown>) => ({ cleared: journal.clear(tenant.key) }),
+    clearRequests: async ({ tenant }: OperationContext<unknown>) => ({ cleared: await journal.clear(tenant.key) }),
 
     verifyRequests: async ({ tenant, input }: OperationContext<{ body: AdminSchemas['VerifyRequest'] }>) => {
       const { operationId, count, atLeast, bodyMatches } = input.body
-      const calls = journal.list(tenant.key, { operationId })
+      const calls = await journal.list(tenant.key, { operationId })
       const matched = calls.filter((call) => bodyMatches === undefined || isDeepSubset(bodyMatches, call.requestBody))
       const holds = count !== undefined ? matched.length === count : matched.length >= (atLeast ?? 1)
       if (holds) return { matched: matched.length }

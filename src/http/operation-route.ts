@@ -12,10 +12,10 @@ import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
 import { errorBody } from '../answer/error-body.ts'
 import type { IdempotencyRecords, Recording } from '../policies/idempotency/idempotency.ts'
-import type { RequestJournal } from '../journal/request-journal.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
-import type { FaultRules } from '../policies/faults/fault-rules.ts'
-import type { RateLimiter } from '../policies/rate-limiter.ts'
+import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { readJsonBody } from './read-body.ts'
 import { appendHeaders, checkedAnswer, sendJsonText, type Answer, type HeaderList, type ResponseCheck } from './respond.ts'
 
@@ -26,11 +26,11 @@ export interface RouteDependencies extends ResponseCheck {
   /** Absent for routes that ignore the idempotency header (the admin API). */
   idempotency?: IdempotencyRecords
   /** Absent for routes whose calls are not recorded (the admin API). */
-  journal?: RequestJournal
+  journal?: JournalPort
   /** Absent for routes outside the rate limit (the admin API). */
-  rateLimiter?: RateLimiter
+  rateLimiter?: RateLimitPort
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
-  faults?: FaultRules
+  faults?: FaultRulesPort
   /**
    * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
@@ -166,7 +166,7 @@ async function answerOf(
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   if (tenantKey !== undefined) await openTenant(deps, tenantKey)
   call.tenantKey = tenantKey
-  if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
+  if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   call.body = sent?.value
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {

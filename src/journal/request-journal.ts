@@ -1,20 +1,6 @@
+import type { JournalCall, JournalEntry, JournalEvent, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
-
-type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
-export type JournalEntry = AdminSchemas['JournalEntry']
-
-/** A call as the routes report it: the URL as sent (its query is parsed when the entry is read). */
-export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'truncated'> & { url: string }
-
-export interface RecordOptions {
-  /** The call's idempotency key: never shown, in any body of the entry. */
-  secret?: string
-  responseText?: string
-}
-
-/** The query parameters of `GET /__admin/requests`. */
-export type JournalFilter = NonNullable<import('../contract/generated/admin-types.ts').operations['listRequests']['parameters']['query']>
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
@@ -60,19 +46,6 @@ interface TenantJournal {
   entries: Kept[]
 }
 
-/** A kept call as its listeners get it: its id, and the entry as one line of JSON (what the admin API shows). */
-export interface JournalEvent {
-  id: number
-  json: string
-}
-
-export type JournalListener = (event: JournalEvent) => void
-
-export interface SubscribeOptions {
-  /** False: entries without their bodies (and `truncated`), for a listener that shows only the call. */
-  bodies?: boolean
-}
-
 interface Subscription {
   listener: JournalListener
   bodies: boolean
@@ -82,7 +55,7 @@ interface Subscription {
  * The last `size` calls of each tenant, oldest first, dropped as new ones arrive, and at most
  * `maxBytes` over all tenants (tenants that stopped calling, evicted ones included, go first).
  */
-export class RequestJournal {
+export class RequestJournal implements JournalPort {
   /** In the order they last recorded a call, least recent first. */
   private readonly tenants = new RecencyMap<TenantJournal>()
   private readonly listeners = new Map<string, Set<Subscription>>()
@@ -249,3 +222,5 @@ function shown(text: string, secret: string | undefined): string {
 function redacted(body: unknown, secret: string): string {
   return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? value.split(secret).join('[redacted]') : value))
 }
+
+export type { JournalCall, JournalEntry, JournalEvent, JournalFilter, JournalListener, RecordOptions, SubscribeOptions } from './journal-port.ts'

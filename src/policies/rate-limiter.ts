@@ -1,3 +1,4 @@
+import type { RateLimitPort } from './rate-limit-port.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
 import { ApiError } from '../answer/api-error.ts'
 
@@ -27,7 +28,7 @@ const DEFAULT_CATEGORY = 'configuration'
  * A token bucket per tenant, always counted so the `RateLimit-*` headers tell the truth; it
  * refuses calls (429) only when `enforce` is set, i.e. a limit was configured.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimitPort {
   /** Least recently called first; the tenant calling again and again is not moved. */
   private readonly buckets = new RecencyMap<Bucket>()
   private readonly burst: number

@@ -5,7 +5,7 @@ import { parseQuery } from '../lib/parse-query.ts'
 import { toFieldErrors } from '../contract/field-errors.ts'
 import type { Logger } from '../log/logger.ts'
 import { noteOperation } from '../log/request-log.ts'
-import type { RequestJournal } from '../journal/request-journal.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
 import { checkAnswer, type Violation } from '../verify/check-answer.ts'
 
 export interface ProxyOptions {
@@ -14,7 +14,7 @@ export interface ProxyOptions {
   strict: boolean
   api: Contract
   logger: Logger
-  journal: RequestJournal
+  journal: JournalPort
   now: () => Date
 }
 

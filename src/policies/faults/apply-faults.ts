@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Operation } from '../../contract/operation.ts'
 import type { Answer } from '../../answer/answer.ts'
-import type { FaultRules } from './fault-rules.ts'
+import type { FaultRulesPort } from './fault-rules-port.ts'
 import { forcedAnswer } from './forced-answer.ts'
 import { parsePrefer } from './prefer.ts'
 
 export interface FaultContext {
   operation: Operation
-  faults: FaultRules | undefined
+  faults: FaultRulesPort | undefined
   tenantKey: string
   method: string
   path: string
@@ -35,7 +35,7 @@ export interface FaultOutcome {
 export async function applyFaults(context: FaultContext): Promise<FaultOutcome | undefined> {
   const { operation } = context
   const preference = parsePrefer(context.prefer, operation)
-  const effect = context.faults?.apply(context.tenantKey, {
+  const effect = await context.faults?.apply(context.tenantKey, {
     operationId: operation.operationId,
     method: context.method,
     path: context.path,

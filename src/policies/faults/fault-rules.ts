@@ -1,31 +1,14 @@
 import { isDeepSubset } from '../../lib/deep-subset.ts'
+import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
 
-type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
-export type FaultRule = AdminSchemas['FaultRule']
 type Latency = NonNullable<FaultRule['latencyMs']>
-
-export interface FaultCall {
-  operationId: string
-  method: string
-  path: string
-  body: unknown
-  /** Whether the operation documents a status: a rule answering with another passes it by. */
-  documents(status: number): boolean
-}
-
-/** What the matching rules do to one call. */
-export interface FaultEffect {
-  latencyMs: number
-  drop: boolean
-  respond?: NonNullable<FaultRule['respond']> & { ruleId: string }
-}
 
 /** Rules kept per tenant at most; like every buffer that grows with traffic, bounded. */
 export const MAX_RULES = 100
 
 /** The tenants' fault rules, applied oldest first. */
-export class FaultRules {
+export class FaultRules implements FaultRulesPort {
   private readonly tenants = new Map<string, FaultRule[]>()
   private nextId = 1
 
@@ -99,3 +82,5 @@ function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
     (match.bodyMatches === undefined || isDeepSubset(match.bodyMatches, call.body))
   )
 }
+
+export type { FaultCall, FaultEffect, FaultRule } from './fault-rules-port.ts'

@@ -1,0 +1,44 @@
+import type { MaybePromise } from '../lib/maybe-promise.ts'
+
+type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
+export type JournalEntry = AdminSchemas['JournalEntry']
+
+/** A call as the routes report it: the URL as sent (its query is parsed when the entry is read). */
+export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'truncated'> & { url: string }
+
+export interface RecordOptions {
+  /** The call's idempotency key: never shown, in any body of the entry. */
+  secret?: string
+  responseText?: string
+}
+
+/** The query parameters of `GET /__admin/requests`. */
+export type JournalFilter = NonNullable<import('../contract/generated/admin-types.ts').operations['listRequests']['parameters']['query']>
+
+/** A kept call as its listeners get it: its id, and the entry as one line of JSON (what the admin API shows). */
+export interface JournalEvent {
+  id: number
+  json: string
+}
+
+export type JournalListener = (event: JournalEvent) => void
+
+export interface SubscribeOptions {
+  /** False: entries without their bodies (and `truncated`), for a listener that shows only the call. */
+  bodies?: boolean
+}
+
+
+/**
+ * The port of the request journal: the last calls of each tenant, bounded, with a live feed.
+ * `record` is fire-and-forget (an adapter reports its own failures, it never rejects into the
+ * answer's path). `RequestJournal` is the in-memory adapter.
+ */
+export interface JournalPort {
+  record(tenant: string, call: JournalCall, options?: RecordOptions): void
+  list(tenant: string, filter?: JournalFilter): MaybePromise<JournalEntry[]>
+  /** How many entries were removed. */
+  clear(tenant: string): MaybePromise<number>
+  /** Calls `listener` with each entry kept from now on; answers the function that stops it, or undefined at the bound. */
+  subscribe(tenant: string, listener: JournalListener, options?: SubscribeOptions): (() => void) | undefined
+}
