@@ -18,6 +18,8 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  // A native module, and an optional one: loaded from node_modules, only for --db.
+  external: ['better-sqlite3'],
   // The bundled CommonJS modules (express's, pino's) call require; an ES module has none of its own.
   // The import is renamed: the bundle imports createRequire too, under its own name.
   banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },

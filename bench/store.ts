@@ -1,0 +1,104 @@
+/**
+ * The --db store at size (issue 34), printed as numbers:
+ * - writes: 20 tenants of BENCH_STORE_CONNECTIONS (200,000) channel connections each, writing in
+ *   turn (one write at a time, each tenant after the other) through HTTP, with --db: the median
+ *   and slowest write, and how many were refused;
+ * - start-up: process start to the first answered request, with that file (20 tenants written)
+ *   and without --db, side by side, then the same at default volumes.
+ *
+ *   npm run bench:store                                   # ~2 min
+ *   BENCH_STORE_CONNECTIONS=20000 npm run bench:store     # quicker
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { probe, start, stop, type ServerDef } from './lib/processes.ts'
+
+const CONNECTIONS = Number(process.env.BENCH_STORE_CONNECTIONS ?? 200_000)
+const TENANTS = 20
+const WRITES_PER_TENANT = Number(process.env.BENCH_STORE_WRITES ?? 50)
+const STARTS = 5
+const TARGETS = { medianWriteMs: 20, slowestWriteMs: 500, largeStartMs: 10_000, defaultStartMs: 500 }
+
+const novu = (name: string, args: string[]): ServerDef => ({
+  name,
+  command: (port) => [process.execPath, 'bin/novu-mock.js', '--port', String(port), '--log-level', 'warn', ...args],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+})
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const headers = (tenant: number) => ({ Authorization: `ApiKey store-bench-${tenant}`, 'Content-Type': 'application/json' })
+
+/** The three writing operations in turn: credentials, mark-as, set-primary. */
+function writeOf(tenant: number, i: number): { method: string; path: string; body?: unknown } {
+  switch (i % 3) {
+    case 0:
+      return { method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: [`t${tenant}-${i}`] } } }
+    case 1:
+      return { method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: { messageId: '64f200000000000000000001', markAs: i % 2 ? 'read' : 'unread' } }
+    default:
+      return { method: 'POST', path: `/v1/integrations/${i % 2 ? '64f100000000000000000002' : '64f100000000000000000001'}/set-primary` }
+  }
+}
+
+/** 20 tenants writing in turn; the file they leave behind. */
+async function writes(file: string, volumeArgs: string[]): Promise<{ ms: number[]; refused: number }> {
+  const running = await start(novu('novu-mock --db', ['--db', file, ...volumeArgs]), { pinned: false })
+  const ms: number[] = []
+  let refused = 0
+  // Every write goes one after another: a tenant's first write is its first change over the seed.
+  for (let i = 0; i < WRITES_PER_TENANT; i++) {
+    for (let tenant = 0; tenant < TENANTS; tenant++) {
+      const { method, path, body } = writeOf(tenant, i)
+      const started = performance.now()
+      const answer = await probe(running.port, method, path, body, headers(tenant))
+      ms.push(performance.now() - started)
+      if (!answer || answer.status >= 300) refused++
+    }
+  }
+  await stop(running)
+  return { ms, refused }
+}
+
+/** Start-ups with and without the file, alternating: ms to the first answer of each. */
+async function startups(file: string, volumeArgs: string[]): Promise<{ db: number[]; memory: number[] }> {
+  const result = { db: [] as number[], memory: [] as number[] }
+  for (let i = 0; i < STARTS; i++) {
+    for (const [kind, args] of [['db', ['--db', file, ...volumeArgs]], ['memory', volumeArgs]] as const) {
+      const running = await start(novu(`novu-mock ${kind}`, [...args]), { pinned: false })
+      result[kind].push(running.startupMs)
+      // The tenants' records are made again on their first use: that first read counts too.
+      const first = performance.now()
+      await probe(running.port, 'GET', '/v2/subscribers/demo-subscriber-1', undefined, headers(0))
+      if (kind === 'db' && i === 0) console.log(`  first read of a stored tenant after the start: ${(performance.now() - first).toFixed(1)} ms`)
+      await stop(running)
+    }
+  }
+  return result
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'novu-mock-store-bench-'))
+const rows: [string, string, boolean][] = []
+for (const [label, volumeArgs] of [[`${CONNECTIONS} connections`, ['--connections', String(CONNECTIONS)]], ['default volumes', []]] as const) {
+  const file = join(dir, `${label.replace(/\W+/g, '-')}.db`)
+  console.log(`\n${label}: ${TENANTS} tenants × ${WRITES_PER_TENANT} writes in turn, with --db`)
+  const { ms, refused } = await writes(file, [...volumeArgs])
+  const [mid, slowest] = [median(ms), Math.max(...ms)]
+  console.log(`  writes: ${ms.length}, median ${mid.toFixed(2)} ms, slowest ${slowest.toFixed(1)} ms, refused ${refused}; file ${(statSync(file).size / 1024).toFixed(0)} KiB`)
+  console.log(`  start-up with the file and without --db, ${STARTS} each, alternating:`)
+  const starts = await startups(file, [...volumeArgs])
+  console.log(`  ms to the first answer: --db ${starts.db.map((v) => v.toFixed(0)).join(', ')} (median ${median(starts.db).toFixed(0)}); in memory ${starts.memory.map((v) => v.toFixed(0)).join(', ')} (median ${median(starts.memory).toFixed(0)})`)
+  if (label === 'default volumes') {
+    rows.push([`start-up at default volumes with --db < ${TARGETS.defaultStartMs} ms (median)`, median(starts.db).toFixed(0), median(starts.db) < TARGETS.defaultStartMs])
+  } else {
+    rows.push(
+      [`median write < ${TARGETS.medianWriteMs} ms`, mid.toFixed(2), mid < TARGETS.medianWriteMs],
+      [`slowest write < ${TARGETS.slowestWriteMs} ms`, slowest.toFixed(1), slowest < TARGETS.slowestWriteMs],
+      ['writes refused = 0', String(refused), refused === 0],
+      [`start-up with ${TENANTS} tenants × ${CONNECTIONS} connections < ${TARGETS.largeStartMs} ms (median)`, median(starts.db).toFixed(0), median(starts.db) < TARGETS.largeStartMs],
+    )
+  }
+}
+rmSync(dir, { recursive: true, force: true })
+console.log('\ntarget | measured | met')
+for (const [target, value, met] of rows) console.log(`${target} | ${value} | ${met ? 'yes' : 'NO'}`)
