@@ -4,12 +4,15 @@
  *   turn (one write at a time, each tenant after the other) through HTTP, with --db: the median
  *   and slowest write, and how many were refused;
  * - start-up: process start to the first answered request, with that file (20 tenants written)
- *   and without --db, side by side, then the same at default volumes.
+ *   and without --db, side by side, then the same at default volumes;
+ * - a state replaced with no connection left as seeded (PUT /__admin/state), the worst case of
+ *   what differs from the seed: its time, the file's growth, the start-up with it and its first read.
  *
  *   npm run bench:store                                   # ~2 min
  *   BENCH_STORE_CONNECTIONS=20000 npm run bench:store     # quicker
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { probe, start, stop, type ServerDef } from './lib/processes.ts'
@@ -60,8 +63,42 @@ async function writes(file: string, volumeArgs: string[]): Promise<{ ms: number[
   return { ms, refused }
 }
 
+/** One request with no time limit: a whole state of 200,000 connections is tens of MB. */
+function call(port: number, method: string, path: string, tenant: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { Authorization: `ApiKey ${tenant}`, 'Content-Type': 'application/json', ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) }
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** A tenant none of whose connections is the seed's, put through PUT /__admin/state. */
+async function replaceEveryConnection(file: string, volumeArgs: string[]): Promise<void> {
+  const running = await start(novu('novu-mock --db', ['--db', file, ...volumeArgs]), { pinned: false })
+  const tenant = 'store-bench-replaced'
+  const state = JSON.parse((await call(running.port, 'GET', '/__admin/state', tenant)).text) as { channelConnections: { identifier: string }[] }
+  // A body holds at most 64 MiB: four in five connections kept, each changed, the fifth removed.
+  const seeded = state.channelConnections.length
+  state.channelConnections = state.channelConnections.filter((_, i) => i % 5 !== 4)
+  for (const connection of state.channelConnections) connection.identifier = `${connection.identifier}-replaced`
+  const body = JSON.stringify(state)
+  const sizeBefore = statSync(file).size
+  const started = performance.now()
+  const answer = await call(running.port, 'PUT', '/__admin/state', tenant, body)
+  const ms = performance.now() - started
+  await stop(running)
+  console.log(
+    `  PUT /__admin/state with ${state.channelConnections.length} of ${seeded} connections kept, each changed (${(body.length / 2 ** 20).toFixed(0)} MiB): ${answer.status} in ${ms.toFixed(0)} ms; the file grew by ${((statSync(file).size - sizeBefore) / 2 ** 20).toFixed(0)} MiB`,
+  )
+}
+
 /** Start-ups with and without the file, alternating: ms to the first answer of each. */
-async function startups(file: string, volumeArgs: string[]): Promise<{ db: number[]; memory: number[] }> {
+async function startups(file: string, volumeArgs: string[], firstReadOf = 'store-bench-0'): Promise<{ db: number[]; memory: number[] }> {
   const result = { db: [] as number[], memory: [] as number[] }
   for (let i = 0; i < STARTS; i++) {
     for (const [kind, args] of [['db', ['--db', file, ...volumeArgs]], ['memory', volumeArgs]] as const) {
@@ -69,14 +106,15 @@ async function startups(file: string, volumeArgs: string[]): Promise<{ db: numbe
       result[kind].push(running.startupMs)
       // The tenants' records are made again on their first use: that first read counts too.
       const first = performance.now()
-      await probe(running.port, 'GET', '/v2/subscribers/demo-subscriber-1', undefined, headers(0))
-      if (kind === 'db' && i === 0) console.log(`  first read of a stored tenant after the start: ${(performance.now() - first).toFixed(1)} ms`)
+      await call(running.port, 'GET', '/v2/subscribers/demo-subscriber-1', firstReadOf)
+      if (kind === 'db' && i === 0) console.log(`  first read of ${firstReadOf} after the start: ${(performance.now() - first).toFixed(1)} ms`)
       await stop(running)
     }
   }
   return result
 }
 
+/** BENCH_STORE_KEEP=1 leaves the files, to time their start-ups with other tools. */
 const dir = mkdtempSync(join(tmpdir(), 'novu-mock-store-bench-'))
 const rows: [string, string, boolean][] = []
 for (const [label, volumeArgs] of [[`${CONNECTIONS} connections`, ['--connections', String(CONNECTIONS)]], ['default volumes', []]] as const) {
@@ -97,8 +135,13 @@ for (const [label, volumeArgs] of [[`${CONNECTIONS} connections`, ['--connection
       ['writes refused = 0', String(refused), refused === 0],
       [`start-up with ${TENANTS} tenants × ${CONNECTIONS} connections < ${TARGETS.largeStartMs} ms (median)`, median(starts.db).toFixed(0), median(starts.db) < TARGETS.largeStartMs],
     )
+    console.log(`\n${label}: one more tenant, its state replaced with no connection as seeded`)
+    await replaceEveryConnection(file, [...volumeArgs])
+    const replaced = await startups(file, [...volumeArgs], 'store-bench-replaced')
+    console.log(`  ms to the first answer: --db ${replaced.db.map((v) => v.toFixed(0)).join(', ')} (median ${median(replaced.db).toFixed(0)}); in memory median ${median(replaced.memory).toFixed(0)}`)
   }
 }
-rmSync(dir, { recursive: true, force: true })
+if (process.env.BENCH_STORE_KEEP) console.log(`\nfiles kept in ${dir}`)
+else rmSync(dir, { recursive: true, force: true })
 console.log('\ntarget | measured | met')
 for (const [target, value, met] of rows) console.log(`${target} | ${value} | ${met ? 'yes' : 'NO'}`)

@@ -91,7 +91,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
 
-  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS, store)
+  // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
+  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS, storeFile ? store : undefined)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
   const table = new RouteTable<OperationCall>()
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })

@@ -20,8 +20,7 @@ export interface IdempotencyLimits {
 
 /** Where finished records are made durable, and read back from at the start (the store, with --db). */
 export interface KeyRecordKeeper {
-  /** Undefined when nothing is kept across restarts: the call then waits for nothing. */
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void> | undefined
+  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
 }
 
@@ -91,7 +90,8 @@ export class IdempotencyRecords {
 
   /**
    * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a
-   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup.
+   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup. With
+   * a keeper, answers the record's storing, which the answer waits for.
    */
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
     const { records, id } = recording

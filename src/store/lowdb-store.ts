@@ -43,6 +43,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   const shared = tenantDataFromState(options.seed)
   const db = new Low<StoreData>(new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
   const saved = backend ? await backend.load() : NOTHING_SAVED
+  let savedKeyRecords = saved.keyRecords
   let lastSeq = saved.maxSeq
   const nextSeq = () => ++lastSeq
   const registry = new TenantRegistry(options.maxTenants)
@@ -139,8 +140,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   const store: Store = {
     async open(tenant) {
       const created = admit(tenant)
-      if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) db.data.tenants.set(tenant, shared)
-      else await loaded(tenant)
+      if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return void db.data.tenants.set(tenant, shared)
+      // Awaited only when there is something to wait for: every call opens its tenant.
+      const pending = loaded(tenant)
+      if (pending) await pending
     },
 
     read(tenant, work) {
@@ -246,11 +249,13 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     keepKeyRecord(tenant: string, record: KeyRecord, keep: number) {
-      return backend ? persist([{ type: 'keyRecord', tenant, record, keep }]) : undefined
+      return persist([{ type: 'keyRecord', tenant, record, keep }])
     },
 
     savedKeyRecords() {
-      return saved.keyRecords
+      const records = savedKeyRecords
+      savedKeyRecords = []
+      return records
     },
 
     async close() {

@@ -13,11 +13,10 @@ export interface PutRecords {
 
 type Records = ReadonlyMap<string, object>
 
+const connectionsOf = (data: TenantData) => new Map([...data.connections.all()].map((c) => [c._id, c]))
+
 /** A tenant's records, by kind: the connections as a map too. */
-function recordsOf(data: TenantData, kind: RecordKind): Records {
-  if (kind === 'channelConnections') return new Map([...data.connections.all()].map((c) => [c._id, c]))
-  return data[kind]
-}
+const recordsOf = (data: TenantData, kind: RecordKind): Records => (kind === 'channelConnections' ? connectionsOf(data) : data[kind])
 
 const idOf = (kind: RecordKind, record: object): string =>
   kind === 'subscribers' ? (record as { subscriberId: string }).subscriberId : (record as { _id: string })._id
@@ -62,32 +61,31 @@ export function overlaid(seed: TenantData, rows: readonly OverlayRow[]): TenantD
   const byKind = (kind: RecordKind) => rows.filter((row) => row.kind === kind)
   const connectionRows = byKind('channelConnections')
   return {
-    subscribers: overlaidMap(seed.subscribers, byKind('subscribers')) as TenantData['subscribers'],
-    integrations: overlaidMap(seed.integrations, byKind('integrations')) as TenantData['integrations'],
-    messages: overlaidMap(seed.messages, byKind('messages')) as TenantData['messages'],
-    connections:
-      connectionRows.length === 0
-        ? seed.connections
-        : ConnectionIndex.build(overlaidMap(recordsOf(seed, 'channelConnections'), connectionRows).values() as Iterable<never>),
+    subscribers: overlaidMap(seed.subscribers, byKind('subscribers')),
+    integrations: overlaidMap(seed.integrations, byKind('integrations')),
+    messages: overlaidMap(seed.messages, byKind('messages')),
+    connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.build(overlaidMap(connectionsOf(seed), connectionRows).values()),
   }
 }
 
-function overlaidMap(base: Records, rows: readonly OverlayRow[]): Records {
+/** Rows hold records of their kind: each row's record is of the base's type. */
+function overlaidMap<V>(base: ReadonlyMap<string, V>, rows: readonly OverlayRow[]): ReadonlyMap<string, V> {
   if (rows.length === 0) return base
+  const recordOf = (row: OverlayRow) => row.record as V
   const inPlace = rows.filter((row) => !row.seq)
   const added = rows.filter((row) => row.seq && row.record !== null).sort((a, b) => a.seq! - b.seq!)
   // Only replaced and new records: the shared base stays, under a small layer.
   if (inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))) {
-    return LayeredMap.with(base, new Map([...inPlace, ...added].map((row) => [row.id, row.record!])))
+    return LayeredMap.with(base, new Map([...inPlace, ...added].map((row) => [row.id, recordOf(row)])))
   }
   const map = new Map(base)
   for (const row of inPlace) {
     if (row.record === null) map.delete(row.id)
-    else map.set(row.id, row.record)
+    else map.set(row.id, recordOf(row))
   }
   for (const row of added) {
     map.delete(row.id)
-    map.set(row.id, row.record!)
+    map.set(row.id, recordOf(row))
   }
   return map
 }

@@ -45,6 +45,8 @@ export function sqliteBackend(db: Database): StoreBackend {
   const flush = () => {
     const changes = batch
     batch = []
+    // Written already, by `close`, which flushes what this turn had gathered.
+    if (changes.length === 0) return
     if (closed) throw new Error('the store file is closed')
     writeAll(changes)
   }

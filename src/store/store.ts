@@ -68,11 +68,8 @@ export interface Store {
   /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
   restoreSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
   deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
-  /**
-   * Makes a finished idempotency record durable, keeping the tenant's newest `keep`; undefined when
-   * the store keeps nothing across restarts (in memory), so that a keyed call waits for nothing.
-   */
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void> | undefined
+  /** Makes a finished idempotency record durable, keeping the tenant's newest `keep` (in memory: nothing to do). */
+  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
