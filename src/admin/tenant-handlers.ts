@@ -3,7 +3,6 @@ import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import { TenantLimitReached } from '../store/store.ts'
-import { countsOf, tenantDataFromState } from '../store/tenant-data.ts'
 
 type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
@@ -19,18 +18,16 @@ export function tenantHandlers(defaults: TenantDefaults) {
       const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
       const options: SeedOptions = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
-      // Loaded when first needed: the generators (and faker) cost start-up time most runs never use.
-      const { seedState } = await import('../seed/generators/seed.ts')
-      const seed = seedState(options)
-      const created = await store.createTenant(apiKey, seed).catch((error: unknown) => {
+      // The store makes the seed from the options, and keeps the options (not the records) with --db.
+      const counts = await store.createTenant(apiKey, options).catch((error: unknown) => {
         if (error instanceof TenantLimitReached) {
           throw new ApiError(503, 'TENANT_LIMIT', 'Please wait some time, then try again.', { headers: { 'Retry-After': '60' } })
         }
         throw error
       })
-      if (!created) throw new ApiError(409, 'TENANT_EXISTS', `Tenant with this API key already exists`)
+      if (!counts) throw new ApiError(409, 'TENANT_EXISTS', `Tenant with this API key already exists`)
       defaults.acceptKey(apiKey)
-      return { apiKey, seed: options.seed, counts: countsOf(tenantDataFromState(seed)) }
+      return { apiKey, seed: options.seed, counts }
     },
   }
 }

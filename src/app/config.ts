@@ -20,7 +20,7 @@ export interface ServerConfig {
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
-  /** A JSON file keeping every tenant across restarts; in memory when absent. */
+  /** A database file (SQLite) keeping every tenant across restarts; in memory when absent. */
   db: string | undefined
   /** Open connections at once; one more gets a 503 with Retry-After. */
   maxConnections?: number

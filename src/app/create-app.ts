@@ -26,6 +26,8 @@ import { handlers } from '../resources/handlers.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import type { TenantState } from '../store/records.ts'
+import { openStoreFile, type FileSeed } from '../store/store-file.ts'
+import { StoreFileError, type SeedSpec } from '../store/store.ts'
 
 export const VERSION = '0.1.0'
 const API_BODY_LIMIT = '1mb'
@@ -43,12 +45,15 @@ export function loadContracts(): Promise<Contracts> {
 
 export interface MockApp {
   (req: IncomingMessage, res: ServerResponse): void
+  /** The seed and the config in force (with --db, the file's seed options). */
   readonly locals: {
     readonly seed: TenantState
     readonly config: ServerConfig
     /** The control plane's operations, called in process (the library's Tenant). */
     readonly admin: AdminCall
   }
+  /** Releases what the app holds: the --db file, written and unlocked. */
+  close(): Promise<void>
 }
 
 /**
@@ -58,17 +63,20 @@ export interface MockApp {
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, shutdown, ...overrides } = options
-  const config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
+  let config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
   const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
+  // Opened before the seed is made: the file's seed options are the ones its rows lie over.
+  const storeFile = givenStore || config.db === undefined ? undefined : await openStoreFile(config.db, await fileSeedOf(config), (line) => logger.warn(line))
+  if (storeFile) config = await withFileSeed(config, storeFile.seed)
   // Tenants created through the admin API are seeded like the rest, demo data set included.
   const seedOptions = { seed: config.seed, demo: config.demo, ...config.volumes }
   const seed =
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
     (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, file: config.db }))
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend: await storeFile?.backend(seed) }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
@@ -92,7 +100,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountReference(app, API_DOCUMENT)
   mountLanding(app, VERSION)
 
-  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS)
+  // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
+  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS, storeFile ? store : undefined)
   const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
   const table = new RouteTable<OperationCall>()
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })
@@ -117,7 +126,26 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     else if (req.method === 'OPTIONS') cors.preflight(req, res)
     else route(req, res, cors.headersFor(origin))
   }
-  return Object.assign(listener, { locals: { seed, config, admin: adminCall } })
+  // A given store is its giver's to close.
+  const close = async () => void (givenStore ? undefined : await store.close())
+  return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })
+}
+
+/** The seed of a tenant created with options of its own. */
+const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
+
+/** The seed options a store file records: the volumes and, with fixtures, what they held. */
+async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
+  const fixtures = config.fixtures && { ...config.fixtures, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
+  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures }
+}
+
+/** The config with the file's seed options; its fixtures must still hold what they held. */
+async function withFileSeed(config: ServerConfig, { seed, demo = false, fixtures, ...volumes }: FileSeed): Promise<ServerConfig> {
+  if (fixtures && (await import('../seed/seeding.ts')).fixturesDigest(fixtures.dir) !== fixtures.digest) {
+    throw new StoreFileError(`${config.db} lies over the fixtures in ${fixtures.dir}, which have changed since it was written; put them back, or give --db a new file`)
+  }
+  return { ...config, seed, demo, volumes, fixtures: fixtures && { dir: fixtures.dir, mode: fixtures.mode } }
 }
 
 export interface MockServer {
@@ -149,7 +177,7 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
         shutdown.abort()
         server.closeIdleConnections()
         setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
-      }),
+      }).finally(() => app.close()),
   }
 }
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { FixtureError } from '../seed/fixture-error.ts'
-import { StoreFileError } from '../store/json-file-adapter.ts'
+import { StoreFileError } from '../store/store.ts'
 import { createMockServer, loadContracts, VERSION } from '../app/create-app.ts'
 import { formatReport } from '../verify/format-report.ts'
 import { VERIFY_HELP, type VerifyCommand } from '../verify/verify-options.ts'
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   if (command.kind === 'validate-fixtures') return validateFixtures(command.config)
   const { config } = command
   const server = await createMockServer({ ...config, logger: logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
-  process.stdout.write(banner(server.url, config))
+  process.stdout.write(banner(server.url, server.app.locals.config))
   const stop = () => void server.close().finally(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)

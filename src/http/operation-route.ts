@@ -111,7 +111,11 @@ async function answerCall(
   const text = JSON.stringify(body)
   if (call.recording) {
     if (answer.forced) deps.idempotency?.abandon(call.recording)
-    else deps.idempotency?.finish(call.recording, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
+    else {
+      const kept = deps.idempotency?.finish(call.recording, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
+      // The change itself is stored already; a record that could not be is still replayed until a restart.
+      if (kept) await kept.catch((error: unknown) => deps.logger.error('an idempotency record was not stored', { error: String(error) }))
+    }
   }
   if (call.tenantKey !== undefined) {
     deps.journal?.record(call.tenantKey, {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
@@ -54,6 +55,13 @@ export function fixtureFiles(path: string): string[] {
   if (!existsSync(path)) throw new FixtureError(`${path}: no such fixtures folder or file`)
   if (statSync(path).isFile()) return [path]
   return KINDS.map((kind) => join(path, `${kind}.json`)).filter((file) => existsSync(file))
+}
+
+/** A digest of what the fixtures hold now: which files, and their bytes. */
+export function fixturesDigest(path: string): string {
+  const hash = createHash('sha256')
+  for (const file of fixtureFiles(path)) hash.update(`${file}\0`).update(readFileSync(file)).update('\0')
+  return hash.digest('hex')
 }
 
 function readUserFixtures(path: string): { records: TenantState; files: Partial<Record<Kind, string>> } {

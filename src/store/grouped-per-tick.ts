@@ -1,6 +1,7 @@
 /**
  * One call of `write` per turn of the event loop, however many changes ask for it: 100
- * concurrent writers share one file rewrite. Each caller's promise settles with that write.
+ * concurrent writers share one transaction (and one sync of the disk). Each caller's promise
+ * settles with that write.
  */
 export function groupedPerTick(write: () => Promise<void>): () => Promise<void> {
   let pending: Promise<void> | undefined

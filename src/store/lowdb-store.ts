@@ -1,41 +1,61 @@
 import { Low, Memory } from 'lowdb'
-import { groupedPerTick } from './grouped-per-tick.ts'
-import { jsonFileAdapter, StoreFileError } from './json-file-adapter.ts'
+import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
-import type { Snapshot, StoreData } from './store-data.ts'
-import { StoreWriteFailed, type SnapshotInfo, type Store, type TenantView } from './store.ts'
+import type { Change, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
+import { StoreWriteFailed, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store, type TenantView } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
+
+/** A tenant's records as they were at `createdAt`: a reference, since records never change. */
+export interface Snapshot {
+  data: TenantData
+  createdAt: string
+}
+
+/** Everything the store keeps in memory, by API key: each tenant's records and its snapshots. */
+export interface StoreData {
+  tenants: Map<string, TenantData>
+  snapshots: Map<string, Map<string, Snapshot>>
+  /** Seeds of the tenants created with their own (the others start from the shared one), once made. */
+  seeds: Map<string, TenantData>
+}
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
   seed: TenantState
   maxTenants: number
-  /** A JSON file that keeps every tenant across restarts; in memory when absent. */
-  file?: string | undefined
+  /** Makes the seed of a tenant created with options of its own. */
+  seedFor: (spec: SeedSpec) => Promise<TenantState>
+  /** Where every change is made durable before it is applied; in memory alone when absent. */
+  backend?: StoreBackend | undefined
 }
 
+const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
+
 /**
- * The store port on lowdb: a Low<StoreData>, in memory or in a JSON file. A change is answered
- * only once it is written; the changes of one tick share one write.
+ * The store port on lowdb's Low<StoreData> in memory: the read path, with no I/O. With a backend,
+ * each change is first stored there (store-backend.ts) and applied here only once durable; the
+ * tenants an earlier run stored are made again from their seed and rows on first use.
  */
 export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {
-  const base = tenantDataFromState(options.seed)
-  const adapter = options.file === undefined ? new Memory<StoreData>() : jsonFileAdapter(options.file, base)
-  const db = new Low<StoreData>(adapter, { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
-  await db.read().catch((error: unknown) => {
-    if (error instanceof StoreFileError) throw error
-    throw new StoreFileError(`${options.file}: cannot read (${(error as Error).message})`)
-  })
+  const { backend } = options
+  const shared = tenantDataFromState(options.seed)
+  const db = new Low<StoreData>(new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
+  const saved = backend ? await backend.load() : NOTHING_SAVED
+  let savedKeyRecords = saved.keyRecords
+  let lastSeq = saved.maxSeq
+  const nextSeq = () => ++lastSeq
   const registry = new TenantRegistry(options.maxTenants)
-  for (const tenant of db.data.tenants.keys()) {
-    registry.restore(tenant, { written: true, pinned: db.data.seeds.has(tenant) || db.data.snapshots.has(tenant) })
+  /** Tenants of an earlier run not yet made again in memory. */
+  const unread = new Map<string, SavedTenant>(saved.tenants)
+  const seedSpecs = new Map<string, TenantSeed>()
+  for (const [tenant, entry] of saved.tenants) {
+    registry.restore(tenant, { written: true, pinned: entry.seed !== undefined || entry.snapshots.length > 0 })
+    if (entry.seed) seedSpecs.set(tenant, entry.seed)
   }
+  const loading = new Map<string, Promise<void>>()
   const queues = new Map<string, Promise<unknown>>()
-  // A file is rewritten once per turn of the event loop for every change in it; in memory a write
-  // costs nothing, and waiting a turn would let one tenant commit only once per turn.
-  const persist = options.file === undefined ? () => db.write() : groupedPerTick(() => db.write())
 
   const dataOf = (tenant: string): TenantData => {
     const data = db.data.tenants.get(tenant)
@@ -49,21 +69,53 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return snapshots
   }
 
-  const write = () => persist().catch((error: unknown) => Promise.reject(new StoreWriteFailed(error)))
+  /** The tenant's seed: the shared one, or its own, made from its options on first use. */
+  const seedOf = async (tenant: string): Promise<TenantData> => {
+    const made = db.data.seeds.get(tenant)
+    if (made) return made
+    const spec = seedSpecs.get(tenant)
+    if (!spec) return shared
+    const data = tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
+    db.data.seeds.set(tenant, data)
+    return data
+  }
 
-  /**
-   * Applies `next` and waits for it to be written; a failed write takes it back, so nothing that
-   * was not stored is kept. Reads queue behind the tenant's writes, so none sees it meanwhile.
-   */
-  const commit = async (tenant: string, next: TenantData) => {
-    const previous = db.data.tenants.get(tenant)
-    db.data.tenants.set(tenant, next)
-    try {
-      await write()
-    } catch (error) {
-      if (db.data.tenants.get(tenant) === next && previous) db.data.tenants.set(tenant, previous)
-      throw error
+  /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
+  const load = async (tenant: string): Promise<void> => {
+    const entry = unread.get(tenant)
+    const seed = await seedOf(tenant)
+    if (db.data.tenants.has(tenant)) return
+    db.data.tenants.set(tenant, entry ? overlaid(seed, entry.rows) : seed)
+    for (const snapshot of entry?.snapshots ?? []) {
+      snapshotsOf(tenant).set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
     }
+    unread.delete(tenant)
+  }
+
+  /** Resolves once the tenant's records are in memory. */
+  const loaded = (tenant: string): Promise<void> | undefined => {
+    if (db.data.tenants.has(tenant)) return undefined
+    let pending = loading.get(tenant)
+    if (!pending) {
+      pending = load(tenant).finally(() => loading.delete(tenant))
+      loading.set(tenant, pending)
+    }
+    return pending
+  }
+
+  /** Stores the changes, if there is a backend; a failure is a StoreWriteFailed. */
+  const persist = async (changes: Change[]): Promise<void> => {
+    if (!backend) return
+    try {
+      await backend.write(changes)
+    } catch (error) {
+      throw new StoreWriteFailed(error)
+    }
+  }
+
+  /** Applies a change already stored. */
+  const apply = (tenant: string, next: TenantData) => {
+    db.data.tenants.set(tenant, next)
     registry.markWritten(tenant)
   }
 
@@ -74,15 +126,24 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return run
   }
 
+  /** Marks the tenant used, dropping another to make room if need be; true when it is new. */
+  const admit = (tenant: string): boolean => {
+    const { created, evicted } = registry.admit(tenant)
+    if (evicted !== undefined) {
+      db.data.tenants.delete(evicted)
+      db.data.snapshots.delete(evicted)
+      queues.delete(evicted)
+    }
+    return created
+  }
+
   const store: Store = {
     async open(tenant) {
-      const { created, evicted } = registry.admit(tenant)
-      if (evicted !== undefined) {
-        db.data.tenants.delete(evicted)
-        db.data.snapshots.delete(evicted)
-        queues.delete(evicted)
-      }
-      if (created) db.data.tenants.set(tenant, base)
+      const created = admit(tenant)
+      if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return void db.data.tenants.set(tenant, shared)
+      // Awaited only when there is something to wait for: every call opens its tenant.
+      const pending = loaded(tenant)
+      if (pending) await pending
     },
 
     read(tenant, work) {
@@ -94,10 +155,13 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
     transact(tenant, work) {
       return serialized(tenant, async () => {
-        const tx = new PendingTransaction(dataOf(tenant))
+        const data = dataOf(tenant)
+        const tx = new PendingTransaction(data)
         const result = work(tx)
         const next = tx.commit()
-        if (next) await commit(tenant, next)
+        if (!next) return result
+        if (backend) await persist([{ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }])
+        apply(tenant, next)
         return result
       })
     },
@@ -107,22 +171,39 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     importState(tenant, state) {
-      return serialized(tenant, () => commit(tenant, tenantDataFromState(state)))
+      return serialized(tenant, async () => {
+        const seed = await seedOf(tenant)
+        const rows = rowsOfState(seed, state, nextSeq)
+        await persist([{ type: 'replace', tenant, rows }])
+        apply(tenant, overlaid(seed, rows))
+      })
     },
 
-    async createTenant(tenant, seed) {
-      if (registry.has(tenant)) return false
-      await store.open(tenant)
+    async createTenant(tenant, spec) {
+      if (registry.has(tenant)) return undefined
+      const seed = tenantDataFromState(await options.seedFor(spec))
+      if (registry.has(tenant)) return undefined
+      admit(tenant)
       registry.pin(tenant)
-      const data = tenantDataFromState(seed)
-      db.data.seeds.set(tenant, data)
-      db.data.tenants.set(tenant, data)
-      await write()
-      return true
+      try {
+        await persist([{ type: 'createTenant', tenant, seed: { options: spec } }])
+      } catch (error) {
+        registry.remove(tenant)
+        throw error
+      }
+      seedSpecs.set(tenant, { options: spec })
+      db.data.seeds.set(tenant, seed)
+      db.data.tenants.set(tenant, seed)
+      return countsOf(seed)
     },
 
     reset(tenant) {
-      return serialized(tenant, () => commit(tenant, db.data.seeds.get(tenant) ?? base))
+      return serialized(tenant, async () => {
+        await loaded(tenant)
+        const seed = await seedOf(tenant)
+        await persist([{ type: 'replace', tenant, rows: [] }])
+        apply(tenant, seed)
+      })
     },
 
     async resetAll() {
@@ -131,13 +212,13 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
     saveSnapshot(tenant, name, at) {
       return serialized(tenant, async () => {
-        const snapshots = snapshotsOf(tenant)
         const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
+        await persist([{ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt }])
+        const snapshots = snapshotsOf(tenant)
         snapshots.delete(name)
         snapshots.set(name, snapshot)
         // A tenant holding snapshots is never dropped to make room for another.
         registry.pin(tenant)
-        await write()
         return infoOf(name, snapshot)
       })
     },
@@ -150,7 +231,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return serialized(tenant, async () => {
         const snapshot = snapshotsOf(tenant).get(name)
         if (!snapshot) return undefined
-        await commit(tenant, snapshot.data)
+        await persist([{ type: 'restoreSnapshot', tenant, name }])
+        apply(tenant, snapshot.data)
         return infoOf(name, snapshot)
       })
     },
@@ -160,10 +242,25 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         const snapshots = snapshotsOf(tenant)
         const snapshot = snapshots.get(name)
         if (!snapshot) return undefined
+        await persist([{ type: 'deleteSnapshot', tenant, name }])
         snapshots.delete(name)
-        await write()
         return infoOf(name, snapshot)
       })
+    },
+
+    keepKeyRecord(tenant: string, record: KeyRecord, keep: number) {
+      return persist([{ type: 'keyRecord', tenant, record, keep }])
+    },
+
+    savedKeyRecords() {
+      const records = savedKeyRecords
+      savedKeyRecords = []
+      return records
+    },
+
+    async close() {
+      await Promise.all([...queues.values()])
+      await backend?.close()
     },
   }
   return store

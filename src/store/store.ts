@@ -17,9 +17,34 @@ export interface TenantTransaction extends TenantView {
   putMessage(record: StoredMessage): void
 }
 
+/** What a seed is made from (fixtures/seed.ts): the same options make the same records. */
+export interface SeedSpec {
+  seed: number
+  demo?: boolean | undefined
+  subscribers: number
+  channelConnections: number
+  messages?: number | undefined
+}
+
+/** An idempotency record as it is kept: a finished call's answer, replayed to a retry (docs/behaviour.md §4). */
+export interface KeyRecord {
+  key: string
+  method: string
+  path: string
+  /** The request body's print (the body itself, or its hash). */
+  print: string
+  status: number
+  /** The answer's body as JSON. */
+  answer: string
+  /** Milliseconds since the epoch. */
+  expiresAt: number
+}
+
 /**
  * The store's port. Tenants are named by their API key. Every promise resolves only once the
- * change is committed (in memory: at once; on disk or in a shared backend: once stored there).
+ * change is committed (in memory: at once; on disk or in a shared backend: once durable there),
+ * and a change that fails to commit (StoreWriteFailed) leaves nothing of itself behind, in memory
+ * or in the backend. Reads never wait for I/O: the records are held in memory.
  */
 export interface Store {
   /** Makes the tenant exist (from the seed) and marks it used; throws TenantLimitReached. */
@@ -31,10 +56,10 @@ export interface Store {
   /** Replaces the tenant's records; the caller has validated them. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
-   * Creates a tenant with a seed of its own, kept (never dropped at the bound) and reset to that
-   * seed. False when the tenant exists already.
+   * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
+   * and reset to that seed. Answers its counts, or undefined when the tenant exists already.
    */
-  createTenant(tenant: string, seed: TenantState): Promise<boolean>
+  createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
   reset(tenant: string): Promise<void>
   resetAll(): Promise<void>
   /** Keeps the tenant's current records under `name`, replacing an older one of that name. */
@@ -43,6 +68,12 @@ export interface Store {
   /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
   restoreSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
   deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
+  /** Makes a finished idempotency record durable, keeping the tenant's newest `keep` (in memory: nothing to do). */
+  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
+  /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
+  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
+  /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
+  close(): Promise<void>
 }
 
 export interface StateCounts {
@@ -71,5 +102,13 @@ export class StoreWriteFailed extends Error {
   constructor(readonly cause: unknown) {
     super(`the store could not write: ${(cause as Error)?.message ?? String(cause)}`)
     this.name = 'StoreWriteFailed'
+  }
+}
+
+/** A store file that cannot be opened, read or written: the start stops with this one-line message. */
+export class StoreFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StoreFileError'
   }
 }

@@ -46,6 +46,11 @@ export class TenantRegistry {
     if (entry) entry.pinned = true
   }
 
+  /** Forgets a tenant whose creation could not be stored. */
+  remove(tenant: string): void {
+    this.entries.delete(tenant)
+  }
+
   keys(): IterableIterator<string> {
     return this.entries.keys()
   }

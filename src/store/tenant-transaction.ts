@@ -1,4 +1,5 @@
 import { LayeredMap } from './layered-map.ts'
+import type { PutRecords } from './overlay.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber } from './records.ts'
 import type { TenantTransaction } from './store.ts'
 import type { TenantData } from './tenant-data.ts'
@@ -42,6 +43,11 @@ export class PendingTransaction implements TenantTransaction {
 
   putMessage(record: StoredMessage) {
     this.messages.set(record._id, record)
+  }
+
+  /** The records put, for a store that writes them down. */
+  put(): PutRecords {
+    return { subscribers: this.subscribers, integrations: this.integrationChanges, messages: this.messages }
   }
 
   /** The next TenantData, or undefined when nothing was written. */

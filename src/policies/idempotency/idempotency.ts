@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import { RecencyMap } from '../../lib/recency-map.ts'
 import { ApiError, NO_VALUE } from '../../answer/api-error.ts'
+import type { KeyRecord } from '../../store/store.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 
 export const MAX_KEY_LENGTH = 255
@@ -15,6 +16,12 @@ export interface IdempotencyLimits {
   maxPerTenant: number
   /** Over all tenants: the records of the tenant written least recently go first. */
   maxBytes: number
+}
+
+/** Where finished records are made durable, and read back from at the start (the store, with --db). */
+export interface KeyRecordKeeper {
+  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
+  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
 }
 
 /** What a key's fingerprint covers: method, path and the body's bytes as sent (docs/behaviour.md §4). */
@@ -46,8 +53,12 @@ export class IdempotencyRecords {
   private readonly held: ByteCount = { bytes: 0 }
   private readonly newRecords: () => KeyRecords
 
-  constructor(private readonly limits: IdempotencyLimits) {
+  constructor(
+    private readonly limits: IdempotencyLimits,
+    private readonly keeper?: KeyRecordKeeper,
+  ) {
     this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
+    for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)
   }
 
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
@@ -79,15 +90,31 @@ export class IdempotencyRecords {
 
   /**
    * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a
-   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup.
+   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup. With
+   * a keeper, answers the record's storing, which the answer waits for.
    */
-  finish(recording: Recording, status: number, json: string): void {
+  finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
     const { records, id } = recording
-    if (!records.isOpen(id)) return
+    if (!records.isOpen(id)) return undefined
     if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
       records.answered(id, status, json)
       this.keepWithinBytes(records, id)
-    } else this.abandon(recording)
+      // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
+      return this.keeper?.keepKeyRecord(recording.tenant, records.recordOf(id), this.limits.maxPerTenant)
+    }
+    this.abandon(recording)
+    return undefined
+  }
+
+  /** Takes back a record kept by an earlier run, unless it has expired. */
+  private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
+    if (expiresAt <= Date.now()) return
+    const records = this.tenants.touch(tenant, this.newRecords)
+    const existing = records.find(key)
+    if (existing !== 0) records.remove(existing)
+    const id = records.open(key, method, path, print, expiresAt)
+    records.answered(id, status, answer)
+    this.keepWithinBytes(records, id)
   }
 
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */

@@ -135,6 +135,13 @@ export class KeyRecords {
     return this.texts[(id & this.mask) * TEXTS + ANSWER] ?? ''
   }
 
+  /** Everything record `id` holds, to be stored: its answer's status is 0 while the call runs. */
+  recordOf(id: number): { key: string; method: string; path: string; print: string; status: number; answer: string; expiresAt: number } {
+    const at = (id & this.mask) * TEXTS
+    const text = (index: number) => this.texts[at + index] ?? ''
+    return { key: text(KEY), method: text(METHOD), path: text(PATH), print: text(BODY), status: this.status(id), answer: text(ANSWER), expiresAt: this.expiresAt(id) }
+  }
+
   /** Keeps the answer of an open record (see isOpen). */
   answered(id: number, status: number, json: string): void {
     const place = id & this.mask

@@ -1,0 +1,91 @@
+import { ConnectionIndex } from './connection-index.ts'
+import { LayeredMap } from './layered-map.ts'
+import type { TenantState } from './records.ts'
+import { RECORD_KINDS, type OverlayRow, type RecordKind } from './store-backend.ts'
+import type { TenantData } from './tenant-data.ts'
+
+/** The records a transaction put, by kind and id. */
+export interface PutRecords {
+  subscribers: ReadonlyMap<string, object>
+  integrations: ReadonlyMap<string, object>
+  messages: ReadonlyMap<string, object>
+}
+
+type Records = ReadonlyMap<string, object>
+
+const connectionsOf = (data: TenantData) => new Map([...data.connections.all()].map((c) => [c._id, c]))
+
+/** A tenant's records, by kind: the connections as a map too. */
+const recordsOf = (data: TenantData, kind: RecordKind): Records => (kind === 'channelConnections' ? connectionsOf(data) : data[kind])
+
+const idOf = (kind: RecordKind, record: object): string =>
+  kind === 'subscribers' ? (record as { subscriberId: string }).subscriberId : (record as { _id: string })._id
+
+/**
+ * The rows of a transaction's records: each at the place it holds, or (new to the tenant) after
+ * the others, in the order put. `data` is the tenant before the transaction.
+ */
+export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => number): OverlayRow[] {
+  const rows: OverlayRow[] = []
+  for (const kind of ['subscribers', 'integrations', 'messages'] as const) {
+    for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: data[kind].has(id) ? undefined : nextSeq() })
+  }
+  return rows
+}
+
+/**
+ * The rows that make `state` of `seed`: a record equal to the seed's costs none, one that differs
+ * is replaced at its place, a new one is added after the seed's, and a seeded one left out is
+ * removed. Records of the seed keep the seed's order; the added ones follow in the state's.
+ */
+export function rowsOfState(seed: TenantData, state: TenantState, nextSeq: () => number): OverlayRow[] {
+  const rows: OverlayRow[] = []
+  for (const kind of RECORD_KINDS) {
+    const base = recordsOf(seed, kind)
+    const kept = new Set<string>()
+    for (const record of state[kind] as object[]) {
+      const id = idOf(kind, record)
+      kept.add(id)
+      const seeded = base.get(id)
+      if (seeded === undefined) rows.push({ kind, id, record, seq: nextSeq() })
+      else if (seeded !== record && JSON.stringify(seeded) !== JSON.stringify(record)) rows.push({ kind, id, record, seq: 0 })
+    }
+    for (const id of base.keys()) if (!kept.has(id)) rows.push({ kind, id, record: null, seq: 0 })
+  }
+  return rows
+}
+
+/** The tenant that `rows` make of `seed` (see StoreBackend for the order). Kinds without rows share the seed's. */
+export function overlaid(seed: TenantData, rows: readonly OverlayRow[]): TenantData {
+  if (rows.length === 0) return seed
+  const byKind = (kind: RecordKind) => rows.filter((row) => row.kind === kind)
+  const connectionRows = byKind('channelConnections')
+  return {
+    subscribers: overlaidMap(seed.subscribers, byKind('subscribers')),
+    integrations: overlaidMap(seed.integrations, byKind('integrations')),
+    messages: overlaidMap(seed.messages, byKind('messages')),
+    connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.build(overlaidMap(connectionsOf(seed), connectionRows).values()),
+  }
+}
+
+/** Rows hold records of their kind: each row's record is of the base's type. */
+function overlaidMap<V>(base: ReadonlyMap<string, V>, rows: readonly OverlayRow[]): ReadonlyMap<string, V> {
+  if (rows.length === 0) return base
+  const recordOf = (row: OverlayRow) => row.record as V
+  const inPlace = rows.filter((row) => !row.seq)
+  const added = rows.filter((row) => row.seq && row.record !== null).sort((a, b) => a.seq! - b.seq!)
+  // Only replaced and new records: the shared base stays, under a small layer.
+  if (inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))) {
+    return LayeredMap.with(base, new Map([...inPlace, ...added].map((row) => [row.id, recordOf(row)])))
+  }
+  const map = new Map(base)
+  for (const row of inPlace) {
+    if (row.record === null) map.delete(row.id)
+    else map.set(row.id, recordOf(row))
+  }
+  for (const row of added) {
+    map.delete(row.id)
+    map.set(row.id, recordOf(row))
+  }
+  return map
+}

@@ -1,0 +1,90 @@
+import type { TenantState } from './records.ts'
+import type { KeyRecord, SeedSpec } from './store.ts'
+
+/**
+ * The write path of the store: the contract a durable backend implements (SQLite here; Redis
+ * next). The in-memory engine (lowdb-store.ts) stays the read path; the backend stores what makes
+ * that memory again after a restart, and nothing else.
+ *
+ * What is stored. The seed options (`SeedSpec`) of the tenants that start from the shared seed, and
+ * for each tenant created through the admin API its own; then, per tenant, only its changes over
+ * its seed: one row per record that differs, keyed by (tenant, kind, id), holding the record, or
+ * null for a seeded record the tenant removed. A tenant that never wrote has no row at all.
+ *
+ * The order of records is part of the state (GET /__admin/state lists them in it): a tenant's
+ * records are its seed's in the seed's order, each replaced in place by its row, then the records
+ * its rows add, in the order of their `seq`. A row's `seq` is 0 for a record at its seed's place
+ * and above 0 for one added after the seed's (or removed and added again); seqs only grow, over
+ * every tenant, so a new one is the largest yet.
+ *
+ * How a change is stored. `write` stores one or more changes as one unit: all of them or none,
+ * and it resolves only once they are durable (they survive a kill of the process at any moment,
+ * and with SQLite's `synchronous=FULL` a power loss too). The engine calls it before it changes
+ * its memory or answers, and changes nothing when it rejects, so a failed write leaves nothing
+ * half-applied anywhere. Changes of one tenant are never in flight together: each waits for the
+ * one before. Changes of different tenants may be grouped into one unit.
+ */
+export interface StoreBackend {
+  /** What an earlier run stored: read once, when the store starts. */
+  load(): Promise<SavedStore>
+  write(changes: readonly Change[]): Promise<void>
+  /** Releases the backend (and its lock); called once, after the last write settled. */
+  close(): Promise<void>
+}
+
+export const RECORD_KINDS = ['subscribers', 'integrations', 'channelConnections', 'messages'] as const
+export type RecordKind = (typeof RECORD_KINDS)[number]
+
+/** One of a tenant's changes over its seed (see StoreBackend). */
+export interface OverlayRow {
+  kind: RecordKind
+  id: string
+  /** The record; null: the seeded record of that id is removed. */
+  record: object | null
+  /**
+   * The record's place: 0 at its seed's place, above 0 after the seed's records in that order. In
+   * a `put` change, undefined: the place it holds already (its row's seq, or 0 for a new row).
+   */
+  seq?: number | undefined
+}
+
+/** A tenant's seed: made from options, or (a tenant converted from a JSON store file) the records themselves. */
+export type TenantSeed = { options: SeedSpec } | { state: TenantState }
+
+export type Change =
+  /** Rows written over the tenant's (a transaction's records). */
+  | { type: 'put'; tenant: string; rows: readonly OverlayRow[] }
+  /** The tenant's rows become exactly these (a state replaced; a reset, with none). */
+  | { type: 'replace'; tenant: string; rows: readonly OverlayRow[] }
+  /** A tenant with a seed of its own, and no rows yet. */
+  | { type: 'createTenant'; tenant: string; seed: TenantSeed }
+  /** The snapshot `name` becomes a copy of the tenant's rows now (replacing one of that name, listed last). */
+  | { type: 'saveSnapshot'; tenant: string; name: string; createdAt: string }
+  /** The tenant's rows become a copy of the snapshot's. */
+  | { type: 'restoreSnapshot'; tenant: string; name: string }
+  | { type: 'deleteSnapshot'; tenant: string; name: string }
+  /** A finished idempotency record (replacing one of the same key); only the tenant's newest `keep` need be kept. */
+  | { type: 'keyRecord'; tenant: string; record: KeyRecord; keep: number }
+
+export interface SavedSnapshot {
+  name: string
+  createdAt: string
+  rows: OverlayRow[]
+}
+
+export interface SavedTenant {
+  /** Absent: the shared seed. */
+  seed?: TenantSeed
+  rows: OverlayRow[]
+  /** In the order they were saved. */
+  snapshots: SavedSnapshot[]
+}
+
+export interface SavedStore {
+  /** Every tenant with rows, snapshots or a seed of its own. */
+  tenants: Map<string, SavedTenant>
+  /** The largest seq stored, 0 when none. */
+  maxSeq: number
+  /** Unexpired idempotency records, oldest first. */
+  keyRecords: { tenant: string; record: KeyRecord }[]
+}
