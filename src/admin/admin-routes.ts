@@ -1,6 +1,6 @@
 import express, { type Express } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
-import { adminGuard } from '../http/admin-guard.ts'
+import { adminAccessOf, adminGuard } from '../http/admin-guard.ts'
 import type { RouteDependencies } from '../http/operation-route.ts'
 import { mountOperations } from '../http/mount-operations.ts'
 import { adminHandlers, type AdminInfo } from './admin-handlers.ts'
@@ -13,19 +13,21 @@ export interface AdminRouteOptions {
 }
 
 /**
- * The control plane under `/__admin`, from spec/admin.yaml. Health is open everywhere; the rest
- * (the event stream and the inspector page included) sits behind the guard that closes it on a
- * non-loopback host without the admin token.
+ * The control plane under `/__admin`, from spec/admin.yaml. Health and the inspector's page (its
+ * static files, which hold no data) are open everywhere; the rest (the event stream included)
+ * sits behind the guard that closes it on a non-loopback host without the admin token.
  */
-export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, deps: RouteDependencies, options: AdminRouteOptions): void {
-  const { getHealth, ...guardedRoutes } = adminHandlers(info)
+export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, routeDeps: RouteDependencies, options: AdminRouteOptions): void {
+  // Admin calls are not calls of a tenant: they never make the store hold one by looking.
+  const deps: RouteDependencies = { ...routeDeps, opensTenant: false }
+  const { getHealth, ...guardedRoutes } = adminHandlers(info, adminAccessOf(options.host, options.adminToken))
   mountOperations(app, admin, { getHealth }, deps)
+  mountInspector(app)
   const guarded = express.Router()
   guarded.use('/__admin', adminGuard(options.host, options.adminToken))
   mountOperations(guarded, admin, guardedRoutes, deps)
   const stream = admin.operations.get(EVENT_STREAM_OPERATION)
   if (!stream) throw new Error(`${EVENT_STREAM_OPERATION} has no operation in the admin document`)
   guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal }))
-  mountInspector(guarded)
   app.use(guarded)
 }

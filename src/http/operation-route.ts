@@ -31,6 +31,11 @@ export interface RouteDependencies extends ResponseCheck {
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
   faults?: FaultRules
   /**
+   * False for the admin API: its calls are not calls of the tenant, so they never make the store
+   * hold it; looking reads the seed of a tenant not held, and a change admits it (behaviour.md §3).
+   */
+  opensTenant?: boolean
+  /**
    * Wrap successful answers as `{"data": …}`, as the live service does (behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
    */
@@ -164,7 +169,7 @@ async function answerOf(
   call: CallState,
 ): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
-  if (tenantKey !== undefined) await openTenant(deps, tenantKey)
+  if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = deps.rateLimiter.take(tenantKey, Date.now())
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
@@ -194,16 +199,6 @@ async function answerOf(
   // The handler map is keyed by operationId; its input type is the one this operation validated.
   const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
   return { status: operation.successStatus, body: result }
-}
-
-async function openTenant(deps: RouteDependencies, tenantKey: string): Promise<void> {
-  try {
-    await deps.store.open(tenantKey)
-  } catch (error) {
-    if (!(error instanceof TenantLimitReached)) throw error
-    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    throw new ApiError(503, 'TENANT_LIMIT', RETRY_LATER, { headers: { 'Retry-After': '60' } })
-  }
 }
 
 function requestLineOf(req: RouteRequest): RequestLine {
@@ -257,6 +252,10 @@ export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, dep
 
 function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger'>): ApiError {
   const path = url.split('?')[0]
+  if (error instanceof TenantLimitReached) {
+    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
+    return new ApiError(503, 'TENANT_LIMIT', RETRY_LATER, { headers: { 'Retry-After': '60' } })
+  }
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
     return new ApiError(503, 'STORE_WRITE_FAILED', RETRY_LATER, { headers: { 'Retry-After': '1' } })

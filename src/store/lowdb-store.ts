@@ -56,11 +56,37 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return data
   }
 
+  /** Makes the store hold `tenant`, dropping one never written to if the bound is reached. */
+  const admit = (tenant: string, call: boolean) => {
+    const { created, evicted } = registry.admit(tenant, call)
+    if (evicted !== undefined) {
+      db.data.tenants.delete(evicted)
+      db.data.snapshots.delete(evicted)
+      queues.delete(evicted)
+    }
+    if (created) db.data.tenants.set(tenant, base)
+  }
+
+  /** A change is about to be made: it is made to a tenant the store holds. */
+  const admitForChange = (tenant: string) => {
+    if (!registry.has(tenant)) admit(tenant, false)
+  }
+
+  /**
+   * Runs `work` on the tenant's data after its pending writes. A tenant the store does not hold
+   * has none and reads as the seed, at once: no queue is kept for it, so looking costs nothing.
+   */
+  const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> =>
+    registry.has(tenant) ? serialized(tenant, async () => work(dataOf(tenant))) : Promise.resolve().then(() => work(base))
+
   const snapshotsOf = (tenant: string): Map<string, Snapshot> => {
     let snapshots = db.data.snapshots.get(tenant)
     if (!snapshots) db.data.snapshots.set(tenant, (snapshots = new Map()))
     return snapshots
   }
+
+  /** Without making an empty list for a tenant that has none. */
+  const snapshotOf = (tenant: string, name: string): Snapshot | undefined => db.data.snapshots.get(tenant)?.get(name)
 
   const write = () => persist().catch((error: unknown) => Promise.reject(new StoreWriteFailed(error)))
 
@@ -89,20 +115,11 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
   const store: Store = {
     async open(tenant) {
-      const { created, evicted } = registry.admit(tenant)
-      if (evicted !== undefined) {
-        db.data.tenants.delete(evicted)
-        db.data.snapshots.delete(evicted)
-        queues.delete(evicted)
-      }
-      if (created) db.data.tenants.set(tenant, base)
+      admit(tenant, true)
     },
 
     read(tenant, work) {
-      return serialized(tenant, async () => {
-        const view: TenantView = new PendingTransaction(dataOf(tenant))
-        return work(view)
-      })
+      return reading(tenant, (data) => work(new PendingTransaction(data) as TenantView))
     },
 
     transact(tenant, work) {
@@ -116,16 +133,17 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     exportState(tenant) {
-      return serialized(tenant, async () => stateFromTenantData(dataOf(tenant)))
+      return reading(tenant, stateFromTenantData)
     },
 
-    importState(tenant, state) {
+    async importState(tenant, state) {
+      admitForChange(tenant)
       return serialized(tenant, () => commit(tenant, tenantDataFromState(state)))
     },
 
     async createTenant(tenant, seed) {
       if (registry.has(tenant)) return false
-      await store.open(tenant)
+      admit(tenant, false)
       registry.pin(tenant)
       const data = tenantDataFromState(seed)
       db.data.seeds.set(tenant, data)
@@ -134,7 +152,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return true
     },
 
-    reset(tenant) {
+    async reset(tenant) {
+      // A tenant the store does not hold is its seed already (a created one is always held).
+      if (!registry.has(tenant)) return
       return serialized(tenant, () => commit(tenant, db.data.seeds.get(tenant) ?? base))
     },
 
@@ -142,7 +162,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       await Promise.all([...registry.keys()].map((tenant) => store.reset(tenant)))
     },
 
-    saveSnapshot(tenant, name, at) {
+    async saveSnapshot(tenant, name, at) {
+      admitForChange(tenant)
       return serialized(tenant, async () => {
         const snapshots = snapshotsOf(tenant)
         const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
@@ -156,27 +177,33 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async listSnapshots(tenant) {
-      return [...snapshotsOf(tenant)].map(([name, snapshot]) => infoOf(name, snapshot))
+      return [...(db.data.snapshots.get(tenant) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
     },
 
-    restoreSnapshot(tenant, name) {
+    async restoreSnapshot(tenant, name) {
+      // A tenant holding snapshots is pinned, so held: one the store does not hold has none.
+      if (!snapshotOf(tenant, name)) return undefined
       return serialized(tenant, async () => {
-        const snapshot = snapshotsOf(tenant).get(name)
+        const snapshot = snapshotOf(tenant, name)
         if (!snapshot) return undefined
         await commit(tenant, snapshot.data)
         return infoOf(name, snapshot)
       })
     },
 
-    deleteSnapshot(tenant, name) {
+    async deleteSnapshot(tenant, name) {
+      if (!snapshotOf(tenant, name)) return undefined
       return serialized(tenant, async () => {
-        const snapshots = snapshotsOf(tenant)
-        const snapshot = snapshots.get(name)
+        const snapshot = snapshotOf(tenant, name)
         if (!snapshot) return undefined
-        snapshots.delete(name)
+        db.data.snapshots.get(tenant)!.delete(name)
         await write()
         return infoOf(name, snapshot)
       })
+    },
+
+    tenants() {
+      return registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: db.data.seeds.has(tenant) }))
     },
   }
   return store

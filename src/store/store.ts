@@ -20,15 +20,19 @@ export interface TenantTransaction extends TenantView {
 /**
  * The store's port. Tenants are named by their API key. Every promise resolves only once the
  * change is committed (in memory: at once; on disk or in a shared backend: once stored there).
+ *
+ * Only a call of the API (`open`) or a change makes the store hold a tenant. Reading a tenant it
+ * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
+ * keeps one from being dropped at the bound (behaviour.md §3).
  */
 export interface Store {
-  /** Makes the tenant exist (from the seed) and marks it used; throws TenantLimitReached. */
+  /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
   open(tenant: string): Promise<void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
   /** Runs `work` serialized per tenant; a throw leaves nothing changed. */
   transact<T>(tenant: string, work: (tx: TenantTransaction) => T): Promise<T>
   exportState(tenant: string): Promise<TenantState>
-  /** Replaces the tenant's records; the caller has validated them. */
+  /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
    * Creates a tenant with a seed of its own, kept (never dropped at the bound) and reset to that
@@ -37,12 +41,24 @@ export interface Store {
   createTenant(tenant: string, seed: TenantState): Promise<boolean>
   reset(tenant: string): Promise<void>
   resetAll(): Promise<void>
-  /** Keeps the tenant's current records under `name`, replacing an older one of that name. */
+  /** Keeps the tenant's current records under `name`, replacing an older one of that name; throws as importState. */
   saveSnapshot(tenant: string, name: string, at: Date): Promise<SnapshotInfo>
   listSnapshots(tenant: string): Promise<SnapshotInfo[]>
   /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
   restoreSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
   deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
+  /** Every tenant held now, most recently used first. */
+  tenants(): TenantInfo[]
+}
+
+export interface TenantInfo {
+  key: string
+  /** Calls of the API it answered since the server started. */
+  calls: number
+  /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
+  kept: boolean
+  /** Created through the admin API, from a seed of its own. */
+  created: boolean
 }
 
 export interface StateCounts {
