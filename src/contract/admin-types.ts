@@ -132,7 +132,7 @@ export interface paths {
         };
         /**
          * The tenant's request journal
-         * @description The most recent calls of the five operations made with this tenant's key, oldest first, each with its bodies (cut at 16 KiB) and any contract violation of its answer.
+         * @description The most recent calls of the five operations made with this tenant's key, oldest first, each with its request headers (secrets redacted), its bodies (cut at 16 KiB) and any contract violation of its answer.
          */
         get: operations["listRequests"];
         put?: never;
@@ -420,6 +420,10 @@ export interface components {
             status: number;
             /** @description Time to answer, in milliseconds */
             durationMs: number;
+            /** @description The request's headers as sent, by lower-cased name (a repeated one's values joined by `, `), with `Authorization`, `Proxy-Authorization`, `Cookie`, `Idempotency-Key` and `X-Admin-Token` shown as `[redacted]` */
+            headers?: {
+                [key: string]: string;
+            };
             /** @description The request body (JSON text cut at 16 KiB when larger) */
             requestBody?: unknown;
             /** @description The response body (JSON text cut at 16 KiB when larger) */
@@ -1739,6 +1743,8 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
+                /** @description Only the entry of this id (none once the journal has dropped it) */
+                id?: number;
                 /** @description Only calls of this operation */
                 operationId?: string;
                 /** @description Only calls with this HTTP method */
@@ -1802,7 +1808,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description `false` leaves the request and response bodies (and `truncated`) out of every entry: what the inspector page asks for, since it shows the call and reads the state anew. A page left open during a busy test run then costs the server a line per call rather than a copy of every body. */
+                /** @description `false` leaves the request headers, the request and response bodies (and `truncated`) out of every entry: what the inspector page asks for, since it lists the calls and reads one call's whole entry only when it is opened. A page left open during a busy test run then costs the server a line per call rather than a copy of every body. */
                 bodies?: boolean;
             };
             header?: never;

@@ -125,6 +125,7 @@ async function answerCall(
       method: line.method,
       path: line.path,
       url: line.url,
+      rawHeaders: req.rawHeaders,
       status: answer.status,
       durationMs: performance.now() - started,
       requestBody: call.body,
