@@ -2,7 +2,7 @@ import { Low, Memory } from 'lowdb'
 import { groupedPerTick } from './grouped-per-tick.ts'
 import { jsonFileAdapter, StoreFileError } from './json-file-adapter.ts'
 import type { TenantState } from './records.ts'
-import { StoreWriteFailed, type SnapshotInfo, type Store, type TenantView } from './store.ts'
+import { StoreWriteFailed, type SnapshotInfo, type Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -119,7 +119,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     read(tenant, work) {
-      return reading(tenant, (data) => work(new PendingTransaction(data) as TenantView))
+      return reading(tenant, (data) => work(new PendingTransaction(data)))
     },
 
     transact(tenant, work) {

@@ -4,7 +4,7 @@
 import { button, element, pretty } from './render.js'
 
 /** Calls kept in the pane: the journal itself keeps more, at GET /__admin/requests. */
-const MAX_SHOWN = 200
+export const MAX_SHOWN = 200
 
 /** Headers curl sets itself, or that describe this one connection rather than the call. */
 const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding'])
@@ -55,8 +55,13 @@ export class CallsPane {
     let whole = entry.headers === undefined ? undefined : entry
     details.addEventListener('toggle', async () => {
       if (!details.open) return
-      whole ??= await this.load(entry.id)
-      details.querySelector('.call').replaceChildren(...(whole ? this.callOf(whole) : [element('p', { class: 'hint' }, ['This call has left the journal (it keeps the most recent ones).'])]))
+      const shown = details.querySelector('.call')
+      try {
+        whole ??= await this.load(entry.id)
+        shown.replaceChildren(...(whole ? this.callOf(whole) : [hint('This call has left the journal (it keeps the most recent ones).')]))
+      } catch (error) {
+        shown.replaceChildren(hint(`Could not read this call: ${error.message}`))
+      }
     })
     return element('li', { 'data-id': entry.id, 'data-operation': entry.operationId, 'data-status': String(entry.status) }, [details])
   }
@@ -84,6 +89,8 @@ export class CallsPane {
     ]
   }
 }
+
+const hint = (text) => element('p', { class: 'hint' }, [text])
 
 function labelled(label, content) {
   return content === undefined ? [] : [element('h5', {}, [label]), content]

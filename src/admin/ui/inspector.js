@@ -2,7 +2,7 @@
 // its controls. Every read goes through /__admin (never the Novu API), as the shown tenant, with
 // the admin token where the server asks for one.
 import { adminCall, adminHeaders, CallFailed, useAdminToken } from './api.js'
-import { CallsPane } from './calls-view.js'
+import { CallsPane, MAX_SHOWN } from './calls-view.js'
 import { renderControl, wireControl } from './control-view.js'
 import { readEventStream, StreamRefused } from './event-stream.js'
 import { pretty, RecordTable } from './render.js'
@@ -148,7 +148,8 @@ async function loadTenant(current) {
     if (current !== session) return
     renderState(state, page)
     if (control) renderControl(control, { call: (path, options) => sessionCall(current, path, options), act })
-    calls.add(current.pending.splice(0))
+    // Under load thousands of calls arrive between two re-reads: only the last are shown.
+    calls.add(current.pending.splice(0).slice(-MAX_SHOWN).map(({ data }) => JSON.parse(data)))
   } catch (error) {
     if (current === session && error.name !== 'AbortError') notice(`could not read the tenant: ${error.message}`, 'error')
   }
@@ -229,7 +230,7 @@ async function follow(current) {
   }
 }
 
-async function onEvent(current, { event, data }) {
+async function onEvent(current, { event, id, data }) {
   if (current !== session) return
   if (event === 'ready') {
     current.streaming = true
@@ -241,7 +242,9 @@ async function onEvent(current, { event, data }) {
     calls.reset(requests)
     markFreshness(current)
   } else if (event === 'request') {
-    current.pending.push(JSON.parse(data))
+    // Kept as sent: parsed only if shown, and trimmed now and then rather than on every call.
+    current.pending.push({ id: Number(id), data })
+    if (current.pending.length >= 2 * MAX_SHOWN) current.pending.splice(0, current.pending.length - MAX_SHOWN)
   }
   current.refresh()
 }

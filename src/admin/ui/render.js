@@ -54,7 +54,8 @@ export class RecordTable {
     this.texts = texts
     for (const [cell, at] of this.changedAt) if (now - at > HIGHLIGHT_MS) this.changedAt.delete(cell)
     this.rows = rows
-    this.render()
+    // A hidden tab is drawn when it is shown (by filter()), not at every refresh.
+    if (!this.section.hidden) this.render()
   }
 
   /** Forgets the rows and what changed: another tenant is shown. */
@@ -66,9 +67,11 @@ export class RecordTable {
     this.show([])
   }
 
+  /** Narrows the rows to the search's (back to the first page when it changed), and draws them. */
   filter(text) {
-    this.search = text.trim().toLowerCase()
-    this.page = 0
+    const search = text.trim().toLowerCase()
+    if (search !== this.search) this.page = 0
+    this.search = search
     this.render()
   }
 
