@@ -3,12 +3,21 @@ import type { RequestHandler } from 'express'
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1'])
 
+/** How the guarded `/__admin` routes answer: to anyone, to the admin token only, or to no one. */
+export type AdminAccess = 'open' | 'token' | 'closed'
+
+export function adminAccessOf(host: string, adminToken: string | undefined): AdminAccess {
+  if (LOOPBACK_HOSTS.has(host) || host.startsWith('127.')) return 'open'
+  return adminToken === undefined ? 'closed' : 'token'
+}
+
 /**
- * On a non-loopback host, `/__admin` (but health) answers only to the `x-admin-token`; anyone else
- * gets the 404 of an unknown route, so the control plane is not even revealed.
+ * On a non-loopback host, `/__admin` (but health and the inspector's page) answers only to the
+ * `x-admin-token`; anyone else gets the 404 of an unknown route, so the control plane's data is
+ * not even revealed.
  */
 export function adminGuard(host: string, adminToken: string | undefined): RequestHandler {
-  const open = LOOPBACK_HOSTS.has(host) || host.startsWith('127.')
+  const open = adminAccessOf(host, adminToken) === 'open'
   const expected = adminToken === undefined ? undefined : Buffer.from(adminToken)
   return (req, _res, next) => {
     if (open) return next()

@@ -1,4 +1,6 @@
 import { validationFailed } from '../answer/api-error.ts'
+import { listChannelConnections } from '../resources/channel-connections.ts'
+import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
@@ -24,13 +26,16 @@ export interface AdminInfo {
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
-export function adminHandlers(info: AdminInfo): Record<Exclude<keyof AdminOperations, typeof EVENT_STREAM_OPERATION>, Handler> {
+export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record<Exclude<keyof AdminOperations, typeof EVENT_STREAM_OPERATION>, Handler> {
   return {
     ...snapshotHandlers,
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
-    getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000 }),
+    getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }),
+
+    // The API's own handler: a page of the tenant's connections, read without calling the API.
+    pageChannelConnections: listChannelConnections,
 
     getState: async ({ store, tenant }) => store.exportState(tenant.key),
 

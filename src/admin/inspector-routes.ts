@@ -1,4 +1,4 @@
-import express, { type Router } from 'express'
+import express, { type Express } from 'express'
 import { setPageHeaders } from '../http/page-headers.ts'
 import { packagePath } from '../lib/package-path.ts'
 
@@ -7,14 +7,15 @@ const UI_DIR = packagePath('src/admin/ui/')
 const PREFIX = '/__admin/ui'
 
 /**
- * The state inspector: static files, no build step. Mounted on the guarded admin router, so it is
- * hidden wherever the rest of the control plane is. Unknown files fall through to the 404.
+ * The state inspector: static files, no build step. They hold no data, so they are open on every
+ * host (behaviour.md §6); the page reads everything through the guarded admin routes, with the
+ * admin token where the server asks for one. Unknown files fall through to the 404.
  */
-export function mountInspector(router: Router): void {
+export function mountInspector(app: Express): void {
   const files = express.static(UI_DIR, { index: false, redirect: false, setHeaders: (res) => setPageHeaders(res) })
-  router.get(PREFIX, (_req, res) => {
+  app.get(PREFIX, (_req, res) => {
     setPageHeaders(res)
     res.sendFile('index.html', { root: UI_DIR })
   })
-  router.use(PREFIX, files)
+  app.use(PREFIX, files)
 }

@@ -14,6 +14,10 @@ export interface TenantDefaults {
 
 export function tenantHandlers(defaults: TenantDefaults) {
   return {
+    listTenants: async ({ store }: OperationContext<unknown>) => ({
+      tenants: store.tenants().map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
+    }),
+
     createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }>) => {
       const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
       const options: SeedOptions = { ...defaults.seed, ...volumes }

@@ -32,6 +32,11 @@ export interface RouteDependencies extends ResponseCheck {
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
   faults?: FaultRulesPort
   /**
+   * False for the admin API: its calls are not calls of the tenant, so they never make the store
+   * hold it; looking reads the seed of a tenant not held, and a change admits it (docs/behaviour.md §3).
+   */
+  opensTenant?: boolean
+  /**
    * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
    */
@@ -124,6 +129,7 @@ async function answerCall(
       method: line.method,
       path: line.path,
       url: line.url,
+      rawHeaders: req.rawHeaders,
       status: answer.status,
       durationMs: performance.now() - started,
       requestBody: call.body,
@@ -168,7 +174,7 @@ async function answerOf(
   call: CallState,
 ): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
-  if (tenantKey !== undefined) await openTenant(deps, tenantKey)
+  if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
@@ -204,16 +210,6 @@ async function answerOf(
 }
 
 /** Opens (or creates, from the seed) the key's tenant; a full store is a 503 with Retry-After. */
-export async function openTenant(deps: Pick<RouteDependencies, 'store' | 'logger'>, tenantKey: string): Promise<void> {
-  try {
-    await deps.store.open(tenantKey)
-  } catch (error) {
-    if (!(error instanceof TenantLimitReached)) throw error
-    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    throw new ApiError(503, 'TENANT_LIMIT', RETRY_LATER, { headers: { 'Retry-After': '60' } })
-  }
-}
-
 function requestLineOf(req: RouteRequest): RequestLine {
   const url = req.originalUrl ?? req.url ?? '/'
   const query = url.indexOf('?')
@@ -272,6 +268,10 @@ function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
 
 function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger'>): ApiError {
   const path = url.split('?')[0]
+  if (error instanceof TenantLimitReached) {
+    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
+    return new ApiError(503, 'TENANT_LIMIT', RETRY_LATER, { headers: { 'Retry-After': '60' } })
+  }
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
     return new ApiError(503, 'STORE_WRITE_FAILED', RETRY_LATER, { headers: { 'Retry-After': '1' } })

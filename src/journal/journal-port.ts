@@ -3,8 +3,11 @@ import type { MaybePromise } from '../lib/maybe-promise.ts'
 type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
 export type JournalEntry = AdminSchemas['JournalEntry']
 
-/** A call as the routes report it: the URL as sent (its query is parsed when the entry is read). */
-export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'truncated'> & { url: string }
+/**
+ * A call as the routes report it: the URL as sent (its query is parsed when the entry is read),
+ * and the request's headers as node read them (`rawHeaders`), redacted when the entry is shown.
+ */
+export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'headers' | 'truncated'> & { url: string; rawHeaders?: readonly string[] }
 
 export interface RecordOptions {
   /** The call's idempotency key: never shown, in any body of the entry. */

@@ -54,3 +54,18 @@ describe('RequestJournal: the idempotency key in bodies', () => {
     for (const entry of [plain, empty]) expect(entry).toMatchObject({ requestBody: { a: 'bc' }, responseBody: { c: 'de' } })
   })
 })
+
+describe('RequestJournal: the request headers', () => {
+  it('are shown by lower-cased name, repeated ones joined, any name kept as data, secrets redacted, and only with bodies', () => {
+    const journal = new RequestJournal(10)
+    const summaries: string[] = []
+    journal.subscribe('a', (event) => summaries.push(event.json), { bodies: false })
+    const rawHeaders = ['X-A', '1', 'x-a', '2', '__proto__', 'p', 'Authorization', 'ApiKey k', 'Cookie', 'c=1']
+    journal.record('a', { ...call(undefined, {}), rawHeaders })
+    const [entry] = shownEntries((streamed) => streamed.record('a', { ...call(undefined, {}), rawHeaders }))
+    expect(JSON.parse(JSON.stringify(entry!.headers))).toEqual({ 'x-a': '1, 2', ['__proto__']: 'p', authorization: '[redacted]', cookie: '[redacted]' })
+    expect(Object.getOwnPropertyDescriptor(entry!.headers, '__proto__')?.value).toBe('p')
+    expect(JSON.parse(summaries[0]!)).not.toHaveProperty('headers')
+    expect(journal.list('a')[0]!.headers).toEqual(entry!.headers)
+  })
+})

@@ -1,6 +1,7 @@
 import type { JournalCall, JournalEntry, JournalEvent, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
+import { redact } from '../log/redact.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
@@ -32,6 +33,8 @@ interface Kept {
   readonly status: number
   readonly durationMs: number
   readonly violations: JournalEntry['violations']
+  /** The request's raw header names and values, one a line: one string rather than an array of them. */
+  readonly headers: string | undefined
   /** JSON text, or its first BODY_LIMIT characters (kept as a string) when cut. */
   readonly request: string | undefined
   readonly response: string | undefined
@@ -103,14 +106,15 @@ export class RequestJournal implements JournalPort {
       return { next: 1, entries: [] }
     })
     const { url, time, operationId, method, path, status, durationMs, violations } = call
+    const headers = call.rawHeaders?.join('\n')
     const requestText = keptText(call.requestBody, undefined, secret)
     const responseText = keptText(call.responseBody, serialized, secret)
     const request = requestText?.slice(0, BODY_LIMIT)
     const response = responseText?.slice(0, BODY_LIMIT)
     const requestCut = request !== requestText
     const responseCut = response !== responseText
-    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (request?.length ?? 0) + (response?.length ?? 0)
-    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret, bytes }
+    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
+    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret, bytes }
     journal.entries.push(kept)
     this.bytes += bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
@@ -123,6 +127,7 @@ export class RequestJournal implements JournalPort {
     const since = filter.since === undefined ? undefined : Date.parse(filter.since)
     const matching = (this.tenants.get(tenant)?.entries ?? []).filter(
       (kept) =>
+        (filter.id === undefined || kept.id === filter.id) &&
         (filter.operationId === undefined || kept.operationId === filter.operationId) &&
         (filter.method === undefined || kept.method === filter.method) &&
         (filter.path === undefined || kept.path === filter.path) &&
@@ -157,13 +162,29 @@ export class RequestJournal implements JournalPort {
 
 /** The entry as the admin API shows it, in the document's order of fields. */
 function entryOf(kept: Kept): JournalEntry {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
   const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
+  if (headers !== undefined) entry.headers = headersOf(headers)
   if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
   entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
   if (violations) entry.violations = violations
   if (requestCut || responseCut) entry.truncated = true
   return entry
+}
+
+/**
+ * The request's headers by lower-cased name (a repeated one's values joined by `, `), secrets
+ * (`Authorization`, the idempotency key, cookies, the admin token) redacted. Without a prototype:
+ * the names are the client's.
+ */
+function headersOf(raw: string): Record<string, string> {
+  const lines = raw.split('\n')
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const name = lines[i]!.toLowerCase()
+    headers[name] = headers[name] === undefined ? lines[i + 1]! : `${headers[name]}, ${lines[i + 1]}`
+  }
+  return redact(headers)
 }
 
 const valueOf = (text: string, cut: boolean, secret: string | undefined): unknown => (cut ? text : JSON.parse(shown(text, secret)))
@@ -173,11 +194,12 @@ const valueOf = (text: string, cut: boolean, secret: string | undefined): unknow
  * body's kept text is already its JSON (a cut one is a string, so it is quoted).
  */
 function entryJson(kept: Kept, bodies: boolean): string {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
   let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
+  if (bodies && headers !== undefined) json += `,"headers":${JSON.stringify(headersOf(headers))}`
   if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`
   if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut, secret)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`

@@ -1,4 +1,4 @@
-const SECRET_NAMES = new Set(['authorization', 'idempotency-key', 'x-admin-token', 'apikey', 'api_key', 'accesstoken'])
+const SECRET_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'idempotency-key', 'x-admin-token', 'apikey', 'api_key', 'accesstoken'])
 
 /**
  * `fields` with every value under a secret-looking name replaced, at any depth. Copies only what

@@ -124,6 +124,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
     method: req.method,
     path: req.path,
     url: req.url,
+    rawHeaders: req.rawHeaders,
     status: answer.status,
     durationMs: answer.ms,
     requestBody,

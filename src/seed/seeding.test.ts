@@ -199,7 +199,7 @@ describe('the OpenAPI documents', () => {
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
         faults: new FaultRules(),
         api: (await loadContracts()).api,
-      }),
+      }, 'open'),
     ),
   ]
   it.each([

@@ -2,7 +2,7 @@ import { Low, Memory } from 'lowdb'
 import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
 import type { Change, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
-import { StoreWriteFailed, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store, type TenantView } from './store.ts'
+import { StoreWriteFailed, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -126,9 +126,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return run
   }
 
-  /** Marks the tenant used, dropping another to make room if need be; true when it is new. */
-  const admit = (tenant: string): boolean => {
-    const { created, evicted } = registry.admit(tenant)
+  /** Marks the tenant used (a call of the API when `call`), dropping another to make room if need be; true when it is new. */
+  const admit = (tenant: string, call: boolean): boolean => {
+    const { created, evicted } = registry.admit(tenant, call)
     if (evicted !== undefined) {
       db.data.tenants.delete(evicted)
       db.data.snapshots.delete(evicted)
@@ -137,20 +137,43 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return created
   }
 
+  /** Makes the store hold the tenant, its records in memory. */
+  const hold = async (tenant: string, call: boolean): Promise<void> => {
+    const created = admit(tenant, call)
+    if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return void db.data.tenants.set(tenant, shared)
+    // Awaited only when there is something to wait for: every call opens its tenant.
+    const pending = loaded(tenant)
+    if (pending) await pending
+  }
+
+  /** A change is about to be made: it is made to a tenant the store holds, and loaded. */
+  const holdForChange = (tenant: string): Promise<void> | undefined => (registry.has(tenant) ? loaded(tenant) : hold(tenant, false))
+
+  /**
+   * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
+   * reads as the shared seed, at once, and stays unheld: looking costs nothing (docs/behaviour.md §3).
+   */
+  const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> =>
+    registry.has(tenant)
+      ? serialized(tenant, async () => {
+          await loaded(tenant)
+          return work(dataOf(tenant))
+        })
+      : Promise.resolve().then(() => work(shared))
+
+  /** A snapshot, without making an empty list for a tenant that has none. */
+  const snapshotOf = async (tenant: string, name: string): Promise<Snapshot | undefined> => {
+    if (registry.has(tenant)) await loaded(tenant)
+    return db.data.snapshots.get(tenant)?.get(name)
+  }
+
   const store: Store = {
-    async open(tenant) {
-      const created = admit(tenant)
-      if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return void db.data.tenants.set(tenant, shared)
-      // Awaited only when there is something to wait for: every call opens its tenant.
-      const pending = loaded(tenant)
-      if (pending) await pending
+    open(tenant) {
+      return hold(tenant, true)
     },
 
     read(tenant, work) {
-      return serialized(tenant, async () => {
-        const view: TenantView = new PendingTransaction(dataOf(tenant))
-        return work(view)
-      })
+      return reading(tenant, (data) => work(new PendingTransaction(data)))
     },
 
     transact(tenant, work) {
@@ -167,10 +190,11 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     exportState(tenant) {
-      return serialized(tenant, async () => stateFromTenantData(dataOf(tenant)))
+      return reading(tenant, stateFromTenantData)
     },
 
-    importState(tenant, state) {
+    async importState(tenant, state) {
+      await holdForChange(tenant)
       return serialized(tenant, async () => {
         const seed = await seedOf(tenant)
         const rows = rowsOfState(seed, state, nextSeq)
@@ -183,7 +207,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       if (registry.has(tenant)) return undefined
       const seed = tenantDataFromState(await options.seedFor(spec))
       if (registry.has(tenant)) return undefined
-      admit(tenant)
+      admit(tenant, false)
       registry.pin(tenant)
       try {
         await persist([{ type: 'createTenant', tenant, seed: { options: spec } }])
@@ -197,7 +221,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return countsOf(seed)
     },
 
-    reset(tenant) {
+    async reset(tenant) {
+      // A tenant the store does not hold is its seed already (a created one is always held).
+      if (!registry.has(tenant)) return
       return serialized(tenant, async () => {
         await loaded(tenant)
         const seed = await seedOf(tenant)
@@ -210,7 +236,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       await Promise.all([...registry.keys()].map((tenant) => store.reset(tenant)))
     },
 
-    saveSnapshot(tenant, name, at) {
+    async saveSnapshot(tenant, name, at) {
+      await holdForChange(tenant)
       return serialized(tenant, async () => {
         const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
         await persist([{ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt }])
@@ -224,12 +251,15 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async listSnapshots(tenant) {
-      return [...snapshotsOf(tenant)].map(([name, snapshot]) => infoOf(name, snapshot))
+      if (registry.has(tenant)) await loaded(tenant)
+      return [...(db.data.snapshots.get(tenant) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
     },
 
-    restoreSnapshot(tenant, name) {
+    async restoreSnapshot(tenant, name) {
+      // A tenant holding snapshots is pinned, so held: one the store does not hold has none.
+      if (!(await snapshotOf(tenant, name))) return undefined
       return serialized(tenant, async () => {
-        const snapshot = snapshotsOf(tenant).get(name)
+        const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist([{ type: 'restoreSnapshot', tenant, name }])
         apply(tenant, snapshot.data)
@@ -237,15 +267,19 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       })
     },
 
-    deleteSnapshot(tenant, name) {
+    async deleteSnapshot(tenant, name) {
+      if (!(await snapshotOf(tenant, name))) return undefined
       return serialized(tenant, async () => {
-        const snapshots = snapshotsOf(tenant)
-        const snapshot = snapshots.get(name)
+        const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist([{ type: 'deleteSnapshot', tenant, name }])
-        snapshots.delete(name)
+        db.data.snapshots.get(tenant)?.delete(name)
         return infoOf(name, snapshot)
       })
+    },
+
+    tenants() {
+      return registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: seedSpecs.has(tenant) }))
     },
 
     keepKeyRecord(tenant: string, record: KeyRecord, keep: number) {

@@ -45,15 +45,19 @@ export interface KeyRecord {
  * change is committed (in memory: at once; on disk or in a shared backend: once durable there),
  * and a change that fails to commit (StoreWriteFailed) leaves nothing of itself behind, in memory
  * or in the backend. Reads never wait for I/O: the records are held in memory.
+ *
+ * Only a call of the API (`open`) or a change makes the store hold a tenant. Reading a tenant it
+ * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
+ * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
 export interface Store {
-  /** Makes the tenant exist (from the seed) and marks it used; throws TenantLimitReached. */
+  /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
   open(tenant: string): Promise<void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
   /** Runs `work` serialized per tenant; a throw leaves nothing changed. */
   transact<T>(tenant: string, work: (tx: TenantTransaction) => T): Promise<T>
   exportState(tenant: string): Promise<TenantState>
-  /** Replaces the tenant's records; the caller has validated them. */
+  /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
    * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
@@ -62,7 +66,7 @@ export interface Store {
   createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
   reset(tenant: string): Promise<void>
   resetAll(): Promise<void>
-  /** Keeps the tenant's current records under `name`, replacing an older one of that name. */
+  /** Keeps the tenant's current records under `name`, replacing an older one of that name; throws as importState. */
   saveSnapshot(tenant: string, name: string, at: Date): Promise<SnapshotInfo>
   listSnapshots(tenant: string): Promise<SnapshotInfo[]>
   /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
@@ -74,6 +78,18 @@ export interface Store {
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
+  /** Every tenant held now, most recently used first. */
+  tenants(): TenantInfo[]
+}
+
+export interface TenantInfo {
+  key: string
+  /** Calls of the API it answered since the server started. */
+  calls: number
+  /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
+  kept: boolean
+  /** Created through the admin API, from a seed of its own. */
+  created: boolean
 }
 
 export interface StateCounts {

@@ -3,6 +3,16 @@ import { TenantLimitReached } from './store.ts'
 interface TenantEntry {
   written: boolean
   pinned: boolean
+  /** Calls of the API this tenant answered since the server started. */
+  calls: number
+}
+
+/** A held tenant as the registry knows it. */
+export interface RegistryEntry {
+  readonly tenant: string
+  readonly written: boolean
+  readonly pinned: boolean
+  readonly calls: number
 }
 
 /**
@@ -14,22 +24,26 @@ export class TenantRegistry {
 
   constructor(private readonly maxTenants: number) {}
 
-  /** Marks `tenant` used. Returns the tenant dropped to make room, if any; throws at a full bound. */
-  admit(tenant: string): { created: boolean; evicted?: string } {
+  /**
+   * Marks `tenant` used, and counts a call of the API when `call`. Returns the tenant dropped to
+   * make room, if any; throws at a full bound.
+   */
+  admit(tenant: string, call: boolean): { created: boolean; evicted?: string } {
     const entry = this.entries.get(tenant)
     if (entry) {
       this.entries.delete(tenant)
       this.entries.set(tenant, entry)
+      if (call) entry.calls++
       return { created: false }
     }
     const evicted = this.entries.size >= this.maxTenants ? this.evictOne() : undefined
-    this.entries.set(tenant, { written: false, pinned: false })
+    this.entries.set(tenant, { written: false, pinned: false, calls: call ? 1 : 0 })
     return evicted === undefined ? { created: true } : { created: true, evicted }
   }
 
   /** Re-admits a tenant read back from a file, past the bound if need be: it holds writes. */
-  restore(tenant: string, entry: TenantEntry): void {
-    this.entries.set(tenant, entry)
+  restore(tenant: string, entry: Omit<TenantEntry, 'calls'>): void {
+    this.entries.set(tenant, { ...entry, calls: 0 })
   }
 
   has(tenant: string): boolean {
@@ -53,6 +67,11 @@ export class TenantRegistry {
 
   keys(): IterableIterator<string> {
     return this.entries.keys()
+  }
+
+  /** Every held tenant, most recently used first. */
+  list(): RegistryEntry[] {
+    return [...this.entries].reverse().map(([tenant, { written, pinned, calls }]) => ({ tenant, written, pinned, calls }))
   }
 
   private evictOne(): string {

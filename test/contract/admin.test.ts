@@ -34,6 +34,7 @@ describe('GET /__admin/health', () => {
     expect(res.status).toBe(200)
     await expectContract('getHealth', res, 'admin')
     expect(res.body.status).toBe('ok')
+    expect(res.body.adminAccess).toBe('open')
   })
 })
 
@@ -151,10 +152,11 @@ describe.each([
   })
   afterAll(() => new Promise<void>((resolve) => open.close(() => resolve())))
 
-  it('still answers health without any header', async () => {
+  it('still answers health without any header, and says whether the token is needed', async () => {
     const res = await request(url).get('/__admin/health')
     expect(res.status).toBe(200)
     await expectContract('getHealth', res, 'admin')
+    expect(res.body.adminAccess).toBe(adminToken === undefined ? 'closed' : 'token')
   })
 
   const routes = [
@@ -162,6 +164,8 @@ describe.each([
     ['putState', 'put', '/__admin/state'],
     ['resetState', 'post', '/__admin/reset'],
     ['streamEvents', 'get', '/__admin/events'],
+    ['listTenants', 'get', '/__admin/tenants'],
+    ['pageChannelConnections', 'get', '/__admin/channel-connections'],
   ] as const
 
   it.each(routes)('hides %s (404) without the x-admin-token header, or with a wrong one', async (operationId, method, path) => {
@@ -188,12 +192,11 @@ describe.each([
     expect(after.body).toEqual(state.body)
   })
 
-  it('hides the state inspector like the rest of the control plane', async () => {
-    for (const path of ['/__admin/ui', '/__admin/ui/inspector.js']) {
-      expect((await request(url).get(path)).status, path).toBe(404)
-      const withToken = await request(url).get(path).set({ 'x-admin-token': adminToken ?? 'none' })
-      expect(withToken.status, path).toBe(adminToken === undefined ? 404 : 200)
+  it('serves the inspector page and its files without the token: they hold no data', async () => {
+    for (const path of ['/__admin/ui', '/__admin/ui/inspector.js', '/__admin/ui/inspector.css']) {
+      expect((await request(url).get(path)).status, path).toBe(200)
     }
+    expect((await request(url).get('/__admin/ui/missing.js')).status).toBe(404)
   })
 
   it('keeps the API itself reachable', async () => {

@@ -52,7 +52,7 @@ describe('GET /__admin/events', () => {
     }
   })
 
-  it('leaves the bodies out with ?bodies=false (what the inspector page asks for), the rest of the entry as journaled', async () => {
+  it('leaves the headers and bodies out with ?bodies=false (what the inspector page asks for), the rest of the entry as journaled', async () => {
     const auth = freshTenant()
     const events = await openEvents(`${server.url}/__admin/events?bodies=false`, auth)
     try {
@@ -61,8 +61,8 @@ describe('GET /__admin/events', () => {
       await markAs(auth, { messageId: M1, markAs: 'read' })
       const received = JSON.parse((await events.next())!.data) as Entry
       const [journaled] = (await request(server.url).get('/__admin/requests').set(auth).expect(200)).body.requests as Entry[]
-      expect(journaled).toMatchObject({ requestBody: { messageId: M1, markAs: 'read' } })
-      const { requestBody, responseBody, ...withoutBodies } = journaled!
+      expect(journaled).toMatchObject({ requestBody: { messageId: M1, markAs: 'read' }, headers: { authorization: '[redacted]' } })
+      const { requestBody, responseBody, headers, ...withoutBodies } = journaled!
       expect(received).toEqual(withoutBodies)
     } finally {
       events.close()

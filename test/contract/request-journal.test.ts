@@ -116,6 +116,21 @@ describe('GET /__admin/requests: what is recorded', () => {
     expect((entry!.responseBody as string).length).toBeLessThanOrEqual(16 * 1024)
   })
 
+  it('records the request headers as sent, secrets redacted', async () => {
+    const auth = freshTenant()
+    const call = on().post(MARK_PATH).set(auth).set({ Prefer: 'code=201', 'X-Trace': 'a', Cookie: 'session=s3cret', 'idempotency-key': 'idem-1' })
+    await api('markMessagesAs', call.send({ messageId: [M1], markAs: 'read' }), 201)
+    const [entry] = await entries(auth)
+    expect(entry!.headers).toMatchObject({
+      authorization: '[redacted]',
+      cookie: '[redacted]',
+      'idempotency-key': '[redacted]',
+      prefer: 'code=201',
+      'x-trace': 'a',
+      'content-type': 'application/json',
+    })
+  })
+
   it('never shows the Authorization value nor an idempotency key', async () => {
     const key = `secret-${crypto.randomUUID()}`
     const auth = { Authorization: `ApiKey ${key}` }
@@ -152,11 +167,13 @@ describe('GET /__admin/requests: filters', () => {
     ['since', () => `since=${encodeURIComponent(all[2]!.time)}`, [2, 3, 4]],
     ['method and status together', () => 'method=GET&status=200', [0, 3]],
     ['operationId and limit', () => 'operationId=getSubscriber&limit=1', [1]],
+    ['id (one entry)', () => `id=${all[3]!.id}`, [3]],
+    ['an id the journal does not hold', () => `id=${all[4]!.id + 1}`, []],
   ])('filters by %s', async (_case, query, indices) => {
     expect(await entries(auth, query())).toEqual(indices.map((i) => all[i]))
   })
 
-  it.each([['status=abc'], ['limit=0'], ['limit=10001'], ['method=FOO'], ['since=yesterday']])('answers 422 for %s', async (query) => {
+  it.each([['status=abc'], ['id=0'], ['limit=0'], ['limit=10001'], ['method=FOO'], ['since=yesterday']])('answers 422 for %s', async (query) => {
     await journal(auth, query, 422)
   })
 

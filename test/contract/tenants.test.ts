@@ -80,7 +80,7 @@ describe('POST /__admin/tenants', () => {
   it('never drops a created tenant at the tenant bound', async () => {
     const url = await start({ maxTenants: 2 })
     await createTenant(url, as('visitor-1'), { apiKey: 'kept', seed: 3, subscribers: 3 })
-    // visitor-1 (never written) and kept fill the bound; new readers push visitor-1 out, not kept.
+    // kept and a reader fill the bound; the next reader pushes the first one out, never kept.
     for (const visitor of ['visitor-2', 'visitor-3']) {
       expect((await request(url).get('/v1/channel-connections').set(as(visitor))).status).toBe(200)
     }

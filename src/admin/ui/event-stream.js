@@ -15,7 +15,7 @@ export class StreamRefused extends Error {
  */
 export async function readEventStream(url, headers, signal, onEvent) {
   const response = await fetch(url, { headers, signal, cache: 'no-store' })
-  if (!response.ok) throw new StreamRefused(response.status, await errorMessage(response))
+  if (!response.ok) throw new StreamRefused(response.status, errorMessage(response.status, await response.json().catch(() => undefined)))
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
   for (;;) {
@@ -47,8 +47,8 @@ function parseBlock(block) {
   return event.data.length === 0 ? undefined : { ...event, data: event.data.join('\n') }
 }
 
-export async function errorMessage(response) {
-  const body = await response.json().catch(() => undefined)
+/** `422: Validation Error`: the status, and the message of an error body (an ErrorDto, or the 503's string). */
+export function errorMessage(status, body) {
   const message = typeof body === 'string' ? body : body?.message
-  return `${response.status}${message ? `: ${message}` : ''}`
+  return `${status}${message ? `: ${message}` : ''}`
 }

@@ -1,140 +1,323 @@
-// The state inspector: one tenant's records, refreshed as its calls arrive on the event stream,
-// with reset and snapshots. Everything goes through the admin API with the key in the
-// Authorization header; the key lives in this page's memory only, never in a URL or storage.
-import { errorMessage, readEventStream, StreamRefused } from './event-stream.js'
-import { element, renderCall, resetPages } from './render.js'
-import { renderState } from './tenant-view.js'
+// The inspector: the tenants the server holds, one tenant's records and calls as they change, and
+// its controls. Every read goes through /__admin (never the Novu API), as the shown tenant, with
+// the admin token where the server asks for one.
+import { adminCall, adminHeaders, CallFailed, useAdminToken } from './api.js'
+import { CallsPane, MAX_SHOWN } from './calls-view.js'
+import { renderControl, wireControl } from './control-view.js'
+import { readEventStream, StreamRefused } from './event-stream.js'
+import { pretty, RecordTable } from './render.js'
+import { byChannel, CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS, subscriberIds } from './tenant-view.js'
+import { renderTenants } from './tenants-view.js'
+import { throttled } from './throttle.js'
 
+/** However many calls arrive, the tenant is re-read at most this often. */
+const REFRESH_MS = 1000
+/** Tenants come and go with other keys' calls, which no stream of this page carries. */
+const TENANTS_MS = 5000
 const RETRY_MS = 2000
+/** The journal's most recent calls shown when a tenant is picked; the stream adds the rest. */
+const JOURNAL_SHOWN = 100
+const OPERATIONS = ['getSubscriber', 'upsertSubscriberCredentials', 'markMessagesAs', 'setPrimaryIntegration', 'listChannelConnections']
+
 const $ = (id) => document.getElementById(id)
 
-/** The tenant shown now; replaced (and its stream aborted) when another key is entered. */
+const views = { subscribers: SUBSCRIBERS, integrations: INTEGRATIONS, connections: CONNECTIONS, messages: MESSAGES }
+const tables = Object.fromEntries(Object.entries(views).map(([id, view]) => [id, new RecordTable($(id), { ...view, onOpen: (row) => openDetail(id, row) })]))
+const calls = new CallsPane($('calls'), { load: loadCall, key: () => session?.key })
+
+/** The server asks for its admin token (GET /__admin/health), and it was not accepted yet. */
+let locked = false
+let tenants = []
+let tab = 'subscribers'
+/** The tenant shown now; replaced (its stream aborted, its reads ignored) when another is picked. */
 let session
+/** The record open in the detail pane: its table and id. */
+let detail
 
-$('key-form').addEventListener('submit', (event) => {
-  event.preventDefault()
-  const key = $('api-key').value.trim()
-  if (key !== '') show(key)
-})
+void start()
 
-$('reset').addEventListener('click', () => act(session, 'reset to the seed', () => call(session, 'POST', '/__admin/reset')))
-
-$('snapshot-form').addEventListener('submit', (event) => {
-  event.preventDefault()
-  const name = $('snapshot-name').value.trim()
-  act(session, `snapshot ${name} saved`, () => call(session, 'POST', '/__admin/snapshots', { name }))
-})
-
-function show(key) {
-  session?.controller.abort()
-  session = { key, controller: new AbortController(), refresh: undefined }
-  session.refresh = coalesced(loadTenant.bind(undefined, session))
-  resetPages()
-  $('calls').querySelector('ol').replaceChildren()
-  notice('')
-  $('tenant').hidden = false
-  void session.refresh()
-  void follow(session)
+async function start() {
+  for (const select of document.querySelectorAll('select.operations')) select.append(...OPERATIONS.map((id) => new Option(id, id)))
+  wireForms()
+  wireControl({ call: (path, options) => sessionCall(session, path, options), act })
+  showTab(tab)
+  const { adminAccess = 'open' } = await adminCall('/__admin/health')
+  if (adminAccess === 'closed') {
+    $('key-form').querySelector('button').disabled = true
+    return status('This server’s control plane is closed: it listens beyond loopback without an admin token. Start it with --admin-token to use this page.', 'error')
+  }
+  if (adminAccess === 'token') {
+    locked = true
+    $('token-form').hidden = false
+    $('admin-token').focus()
+    return status('This server asks for its admin token: enter it first.')
+  }
+  status('Pick a tenant, or enter the API key your client uses.')
+  followTenants()
 }
 
-/** Admin calls change state without a journal entry, so the page reloads after its own. */
-async function act(current, done, action) {
-  if (!current) return
+function wireForms() {
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    void unlock($('admin-token').value)
+  })
+  $('key-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    const key = $('api-key').value.trim()
+    if (key !== '') show(key)
+  })
+  for (const tabButton of $('tabs').querySelectorAll('[data-tab]')) tabButton.addEventListener('click', () => showTab(tabButton.dataset.tab))
+  $('search').addEventListener('input', () => tables[tab]?.filter($('search').value))
+  $('connection-filters').addEventListener('submit', (event) => {
+    event.preventDefault()
+    if (!session) return
+    session.cursor = {}
+    session.refresh({ now: true })
+  })
+  $('detail').querySelector('.close').addEventListener('click', closeDetail)
+}
+
+async function unlock(token) {
+  useAdminToken(token)
   try {
-    await action()
-    notice(done)
-    await current.refresh()
+    await loadTenants()
+    $('token-form').hidden = true
+    locked = false
+    status('Admin token accepted. Pick a tenant, or enter the API key your client uses.')
+    followTenants()
   } catch (error) {
-    if (current === session) notice(`failed: ${error.message}`, 'error')
+    useAdminToken(undefined)
+    status(error instanceof CallFailed && error.status === 404 ? 'The server refused this admin token.' : `Could not check the token: ${error.message}`, 'error')
   }
 }
 
+function followTenants() {
+  void loadTenants().catch(() => {})
+  setInterval(() => document.visibilityState === 'visible' && void loadTenants().catch(() => {}), TENANTS_MS)
+}
+
+async function loadTenants() {
+  ;({ tenants } = await adminCall('/__admin/tenants'))
+  renderTenants($('tenants'), tenants, { current: session?.key, pick })
+  if (session) markFreshness(session)
+}
+
+function pick(key) {
+  $('api-key').value = ''
+  show(key)
+}
+
+function show(key) {
+  if (locked) return status('Enter the admin token first.', 'error')
+  session?.controller.abort()
+  const current = { key, controller: new AbortController(), cursor: {}, pending: [], streaming: false }
+  current.refresh = throttled(() => loadTenant(current), REFRESH_MS)
+  session = current
+  for (const table of Object.values(tables)) table.clear()
+  closeDetail()
+  calls.reset([])
+  notice('')
+  document.body.dataset.tenant = 'shown'
+  renderTenants($('tenants'), tenants, { current: key, pick })
+  markFreshness(current)
+  current.refresh({ now: true })
+  void follow(current)
+}
+
+/** A key the server does not hold, or holds without a call yet, is flagged rather than shown as live. */
+function markFreshness(current) {
+  const held = tenants.find((tenant) => tenant.apiKey === current.key)
+  if (!held) status('no calls yet with this key: a fresh tenant from the seed. Looking at it does not keep it.', 'fresh')
+  else if (held.calls === 0) status(`no calls yet with this key: ${held.created ? 'a tenant created through the admin API' : 'a tenant the server keeps'}`, 'fresh')
+  else if (current.streaming) status('live: the tables and calls follow this tenant', 'live')
+  else status('connecting to the live updates…')
+}
+
+/**
+ * The tenant's records (and, on the Control tab, its snapshots and rules), and the calls that
+ * arrived since; with new calls, the tenants too (their counts, and this key's freshness).
+ */
 async function loadTenant(current) {
   try {
-    const [state, { snapshots }] = await Promise.all([call(current, 'GET', '/__admin/state'), call(current, 'GET', '/__admin/snapshots')])
+    const [state, page, control] = await Promise.all([
+      sessionCall(current, '/__admin/state'),
+      sessionCall(current, `/__admin/channel-connections?${connectionQuery(current)}`),
+      tab === 'control' ? loadControl(current) : undefined,
+      current.pending.length > 0 ? loadTenants() : undefined,
+    ])
     if (current !== session) return
-    renderState(state)
-    renderSnapshots(current, snapshots)
+    renderState(state, page)
+    if (control) renderControl(control, { call: (path, options) => sessionCall(current, path, options), act })
+    // Under load thousands of calls arrive between two re-reads: only the last are shown.
+    calls.add(current.pending.splice(0).slice(-MAX_SHOWN).map(({ data }) => JSON.parse(data)))
   } catch (error) {
     if (current === session && error.name !== 'AbortError') notice(`could not read the tenant: ${error.message}`, 'error')
   }
 }
 
-/** The event stream, reopened after a drop until another key replaces this one. */
+async function loadControl(current) {
+  const [{ snapshots }, { faults }] = await Promise.all([sessionCall(current, '/__admin/snapshots'), sessionCall(current, '/__admin/faults')])
+  return { snapshots, faults }
+}
+
+function renderState(state, page) {
+  subscriberIds.clear()
+  for (const subscriber of state.subscribers) subscriberIds.set(subscriber._id, subscriber.subscriberId)
+  tables.subscribers.show(state.subscribers)
+  tables.integrations.show(byChannel(state.integrations))
+  tables.messages.show(state.messages)
+  tables.connections.show(page.data)
+  renderConnectionPager(page)
+  fillProviders(state.integrations)
+  const counts = { subscribers: state.subscribers.length, integrations: state.integrations.length, connections: page.totalCount, messages: state.messages.length }
+  for (const [id, count] of Object.entries(counts)) $('tabs').querySelector(`[data-tab="${id}"] .count`).textContent = `(${count})`
+  refreshDetail({ subscribers: state.subscribers, integrations: state.integrations, connections: page.data, messages: state.messages })
+}
+
+/** The filters of the Connections tab, as the API's query, and the page's cursor. */
+function connectionQuery(current) {
+  const form = new FormData($('connection-filters'))
+  const query = new URLSearchParams()
+  for (const [name, value] of form) {
+    if (value === '') continue
+    if (name === 'contextKeys') for (const key of value.split(',').map((k) => k.trim()).filter(Boolean)) query.append(name, key)
+    else query.append(name, value)
+  }
+  for (const [name, value] of Object.entries(current.cursor)) query.append(name, value)
+  return query
+}
+
+function renderConnectionPager(page) {
+  const pager = $('connections').querySelector('.pager')
+  const turn = (label, cursor) => {
+    const node = document.createElement('button')
+    Object.assign(node, { type: 'button', textContent: label, className: label.toLowerCase(), disabled: cursor === null })
+    node.addEventListener('click', () => {
+      session.cursor = cursor
+      session.refresh({ now: true })
+    })
+    return node
+  }
+  const info = document.createElement('span')
+  info.textContent = `${page.data.length} shown of ${page.totalCount}${page.totalCountCapped ? '+' : ''}`
+  pager.replaceChildren(turn('Previous', page.previous === null ? null : { before: page.previous }), info, turn('Next', page.next === null ? null : { after: page.next }))
+}
+
+/** The providers of the tenant's integrations, as choices of the connections' filter. */
+function fillProviders(integrations) {
+  const select = $('connection-filters').elements.providerId
+  const providers = [...new Set(integrations.map((i) => i.providerId))].sort()
+  const shown = [...select.options].slice(1).map((o) => o.value)
+  if (providers.join() === shown.join()) return
+  const chosen = select.value
+  select.replaceChildren(new Option('any provider', ''), ...providers.map((p) => new Option(p, p)))
+  select.value = providers.includes(chosen) ? chosen : ''
+}
+
+/** The event stream, reopened after a drop until another tenant replaces this one. */
 async function follow(current) {
-  const headers = { Authorization: `ApiKey ${current.key}` }
   while (!current.controller.signal.aborted) {
     try {
-      await readEventStream('/__admin/events?bodies=false', headers, current.controller.signal, (event) => onEvent(current, event))
+      await readEventStream('/__admin/events?bodies=false', adminHeaders(current.key), current.controller.signal, (event) => onEvent(current, event))
       status('live updates ended; reconnecting', 'error')
     } catch (error) {
       if (current.controller.signal.aborted) return
-      if (error instanceof StreamRefused && error.status === 401) return status(`live updates refused: ${error.message}`, 'error')
+      if (error instanceof StreamRefused && error.status < 500) return status(`live updates refused: ${error.message}`, 'error')
       status(`live updates lost (${error.message}); reconnecting`, 'error')
     }
+    current.streaming = false
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
   }
 }
 
-function onEvent(current, { event, data }) {
+async function onEvent(current, { event, id, data }) {
   if (current !== session) return
   if (event === 'ready') {
-    status('live: the tables follow this tenant’s calls', 'live')
+    current.streaming = true
+    // The calls before the stream opened are the journal's; those after it come as events.
+    const { requests } = await sessionCall(current, `/__admin/requests?limit=${JOURNAL_SHOWN}`).catch(() => ({ requests: [] }))
+    if (current !== session) return
+    const last = requests.at(-1)?.id ?? 0
+    current.pending = current.pending.filter((entry) => entry.id > last)
+    calls.reset(requests)
+    markFreshness(current)
   } else if (event === 'request') {
-    renderCall($('calls').querySelector('ol'), JSON.parse(data))
+    // Kept as sent: parsed only if shown, and trimmed now and then rather than on every call.
+    current.pending.push({ id: Number(id), data })
+    if (current.pending.length >= 2 * MAX_SHOWN) current.pending.splice(0, current.pending.length - MAX_SHOWN)
   }
-  // On ready too: calls made between the first load and the subscription are picked up.
-  void current.refresh()
+  current.refresh()
 }
 
-function renderSnapshots(current, snapshots) {
-  const items = snapshots.map((snapshot) => {
-    const restore = element('button', { type: 'button' }, ['Restore'])
-    const path = `/__admin/snapshots/${encodeURIComponent(snapshot.name)}/restore`
-    restore.addEventListener('click', () => act(current, `snapshot ${snapshot.name} restored`, () => call(current, 'POST', path)))
-    return element('li', { 'data-name': snapshot.name }, [`${snapshot.name} (${snapshot.createdAt}) `, restore])
-  })
-  $('snapshots').replaceChildren(...items)
+async function loadCall(id) {
+  const current = session
+  const { requests } = await sessionCall(current, `/__admin/requests?id=${id}`)
+  return requests[0]
 }
 
-async function call(current, method, path, body) {
-  const headers = { Authorization: `ApiKey ${current.key}` }
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: current.controller.signal })
-  if (!response.ok) throw new Error(await errorMessage(response))
-  return response.json()
-}
-
-/** Runs `load` now, or once more after the run in flight: a burst of calls costs two loads, not one each. */
-function coalesced(load) {
-  let running
-  let again = false
-  return async function run() {
-    if (running) {
-      again = true
-      return running
-    }
-    running = (async () => {
-      do {
-        again = false
-        await load()
-      } while (again)
-    })()
-    try {
-      await running
-    } finally {
-      running = undefined
-    }
+/** Admin actions leave no journal entry, so the page re-reads at once after its own. */
+async function act(done, action) {
+  const current = session
+  if (!current) return
+  try {
+    await action()
+    notice(done)
+    current.refresh({ now: true })
+    void loadTenants().catch(() => {})
+  } catch (error) {
+    if (current === session) notice(`failed: ${error.message}`, 'error')
   }
 }
 
-/** The event stream's state. */
+function sessionCall(current, path, options = {}) {
+  return adminCall(path, { key: current.key, signal: current.controller.signal, ...options })
+}
+
+function showTab(id) {
+  tab = id
+  for (const tabButton of $('tabs').querySelectorAll('[data-tab]')) tabButton.setAttribute('aria-selected', String(tabButton.dataset.tab === id))
+  for (const panel of document.querySelectorAll('#records .panel')) panel.hidden = panel.id !== id
+  document.querySelector('.searchbar').hidden = id === 'control'
+  tables[id]?.filter($('search').value)
+  if (session) session.refresh({ now: true })
+}
+
+function openDetail(table, row) {
+  detail = { table, id: views[table].idOf(row) }
+  $('detail').hidden = false
+  $('detail').querySelector('h3').textContent = views[table].titleOf(row)
+  $('detail').querySelector('pre').textContent = pretty(row)
+}
+
+function refreshDetail(rowsByTable) {
+  if (!detail) return
+  const row = rowsByTable[detail.table].find((r) => views[detail.table].idOf(r) === detail.id)
+  const pre = $('detail').querySelector('pre')
+  const text = row ? pretty(row) : 'No longer in this tenant (or not on this page).'
+  if (text === pre.textContent) return
+  pre.textContent = text
+  // Restarted by taking the class off and on again (reading offsetWidth makes the browser see both).
+  pre.classList.remove('changed')
+  void pre.offsetWidth
+  pre.classList.add('changed')
+}
+
+function closeDetail() {
+  if (detail) {
+    tables[detail.table].selected = undefined
+    tables[detail.table].render()
+  }
+  detail = undefined
+  $('detail').hidden = true
+}
+
+/** The shown tenant's state: live, flagged fresh, or a stream problem. */
 function status(text, kind = '') {
   $('status').textContent = text
   $('status').className = kind
 }
 
-/** The outcome of the last action or load. */
+/** The outcome of the last action or read. */
 function notice(text, kind = '') {
   $('notice').textContent = text
   $('notice').className = kind

@@ -1,57 +1,81 @@
-// What each table shows of the stored records (GET /__admin/state, the stored form).
-import { element, renderTable } from './render.js'
+// What each record table shows: subscribers, integrations and messages as stored (GET
+// /__admin/state), channel connections as the API pages them (GET /__admin/channel-connections).
+import { element } from './render.js'
 
 const CHANNEL_ORDER = ['email', 'sms', 'push', 'chat', 'in_app']
 
-export function renderState(state) {
-  const subscriberIds = new Map(state.subscribers.map((s) => [s._id, s.subscriberId]))
-  renderTable(section('subscribers'), state.subscribers, [
-    { title: 'subscriberId', value: (s) => s.subscriberId, className: 'id' },
-    { title: 'name', value: (s) => [s.firstName, s.lastName].filter(Boolean).join(' ') },
-    { title: 'email', value: (s) => s.email },
-    { title: 'channels', value: (s) => (s.channels ?? []).map((c) => c.providerId).join(', ') },
-    { title: 'updatedAt', value: (s) => s.updatedAt, className: 'mono' },
-  ], (s) => ({ 'data-id': s.subscriberId }))
+/** An ISO time to the minute, for a table cell; the row's JSON has it whole. */
+const minute = (time) => (typeof time === 'string' ? time.slice(0, 16).replace('T', ' ') : time)
 
-  renderTable(section('integrations'), byChannel(state.integrations), [
+/** The end of a 24-character id, which tells the seeded ones apart; hovered, the whole id. */
+const idTail = (id) => element('span', { title: id }, [`…${String(id).slice(-6)}`])
+
+const deviceTokenCount = (subscriber) => (subscriber.channels ?? []).reduce((sum, channel) => sum + (channel.credentials?.deviceTokens?.length ?? 0), 0)
+
+export const SUBSCRIBERS = {
+  columns: [
+    { title: 'subscriberId', value: (s) => s.subscriberId, className: 'id' },
+    { title: 'name', value: (s) => [s.firstName, s.lastName].filter(Boolean).join(' '), className: 'text' },
+    { title: 'email', value: (s) => s.email, className: 'text' },
+    { title: 'channels', value: (s) => (s.channels ?? []).map((c) => c.providerId).join(', ') },
+    { title: 'device tokens', value: deviceTokenCount, className: 'number' },
+  ],
+  idOf: (s) => s.subscriberId,
+  titleOf: (s) => `Subscriber ${s.subscriberId}`,
+}
+
+export const INTEGRATIONS = {
+  columns: [
     { title: 'channel', value: (i) => i.channel },
     { title: 'primary', value: (i) => (i.primary ? element('span', { class: 'badge' }, ['★ primary']) : '') },
     { title: 'name', value: (i) => i.name },
     { title: 'provider', value: (i) => i.providerId },
-    { title: 'identifier', value: (i) => i.identifier },
+    { title: 'identifier', value: (i) => i.identifier, className: 'mono' },
     { title: 'active', value: (i) => i.active },
-    { title: 'priority', value: (i) => i.priority },
-    { title: '_id', value: (i) => i._id, className: 'id' },
-  ], (i) => ({ 'data-id': i._id, 'data-primary': String(i.primary) }), (i) => (i.primary ? 'primary' : ''))
+    { title: 'priority', value: (i) => i.priority, className: 'number' },
+  ],
+  idOf: (i) => i._id,
+  attributes: (i) => ({ 'data-primary': String(i.primary) }),
+  rowClass: (i) => (i.primary ? 'primary' : ''),
+  titleOf: (i) => `Integration ${i.identifier}`,
+  pageSize: 0,
+}
 
-  renderTable(section('connections'), state.channelConnections, [
+export const CONNECTIONS = {
+  columns: [
     { title: 'identifier', value: (c) => c.identifier, className: 'id' },
     { title: 'channel', value: (c) => c.channel },
-    { title: 'provider', value: (c) => c.providerId },
     { title: 'subscriberId', value: (c) => c.subscriberId },
     { title: 'integration', value: (c) => c.integrationIdentifier },
-    { title: 'contextKeys', value: (c) => (c.contextKeys ?? []).join(', ') },
-    { title: 'workspace', value: (c) => c.workspace?.name ?? c.workspace?.id },
-    { title: 'createdAt', value: (c) => c.createdAt, className: 'mono' },
-  ], (c) => ({ 'data-id': c._id }))
+    { title: 'contextKeys', value: (c) => (c.contextKeys ?? []).join(', '), className: 'text' },
+    { title: 'createdAt', value: (c) => minute(c.createdAt), className: 'mono' },
+  ],
+  idOf: (c) => c.identifier,
+  titleOf: (c) => `Channel connection ${c.identifier}`,
+  // The server pages these: the table shows the page it was given.
+  pageSize: 0,
+}
 
-  renderTable(section('messages'), state.messages, [
-    { title: '_id', value: (m) => m._id, className: 'id' },
+/** subscriberId by the subscriber's `_id`, as of the last refresh: a message names its subscriber by `_id`. */
+export const subscriberIds = new Map()
+
+export const MESSAGES = {
+  columns: [
+    { title: '_id', value: (m) => idTail(m._id), className: 'id' },
     { title: 'subscriberId', value: (m) => subscriberIds.get(m._subscriberId) ?? m._subscriberId },
     { title: 'channel', value: (m) => m.channel },
-    { title: 'subject', value: (m) => m.subject ?? (typeof m.content === 'string' ? m.content : '') },
     { title: 'seen', value: (m) => m.seen, className: 'seen' },
     { title: 'read', value: (m) => m.read, className: 'read' },
-    { title: 'lastReadDate', value: (m) => m.lastReadDate, className: 'mono' },
-  ], (m) => ({ 'data-id': m._id, 'data-seen': String(m.seen), 'data-read': String(m.read) }))
+    { title: 'subject / content', value: (m) => m.subject ?? (typeof m.content === 'string' ? m.content : ''), className: 'text' },
+    { title: 'lastReadDate', value: (m) => minute(m.lastReadDate), className: 'mono' },
+  ],
+  idOf: (m) => m._id,
+  attributes: (m) => ({ 'data-seen': String(m.seen), 'data-read': String(m.read) }),
+  titleOf: (m) => `Message ${m._id}`,
 }
 
 /** Grouped by channel, the preferred first within each (as set-primary orders priorities). */
-function byChannel(integrations) {
+export function byChannel(integrations) {
   const rank = (channel) => (CHANNEL_ORDER.includes(channel) ? CHANNEL_ORDER.indexOf(channel) : CHANNEL_ORDER.length)
   return [...integrations].sort((a, b) => rank(a.channel) - rank(b.channel) || Number(b.primary) - Number(a.primary) || b.priority - a.priority)
-}
-
-function section(id) {
-  return document.getElementById(id)
 }

@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * The tenant's request journal
-         * @description The most recent calls of the five operations made with this tenant's key, oldest first, each with its bodies (cut at 16 KiB) and any contract violation of its answer.
+         * @description The most recent calls of the five operations made with this tenant's key, oldest first, each with its request headers (secrets redacted), its bodies (cut at 16 KiB) and any contract violation of its answer.
          */
         get: operations["listRequests"];
         put?: never;
@@ -203,13 +203,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The tenants the server holds
+         * @description Every tenant the server holds now, most recently used first, with its full API key: one that answered a call of the five operations, was changed or created through the admin API, and has not been dropped at the tenant bound. Looking at a tenant through the admin API never makes the server hold it. It needs no `Authorization` (it is about no one tenant), but it is guarded like every admin route but health (loopback, or the admin token), so the keys are shown only to those who could call the admin API anyway.
+         */
+        get: operations["listTenants"];
         put?: never;
         /**
          * Create a tenant from a seed and volumes
          * @description Creates a tenant seeded with its own seed and volumes (any omitted one as the server's) and answers with its API key. It is never dropped at the tenant bound, resets to its own seed, and in strict mode its key is accepted from then on.
          */
         post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/channel-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's channel connections, paged as the API pages them
+         * @description The page `GET /v1/channel-connections` answers for the same query (its filters, order, cursors and limit), without being a call of the tenant: it is not journaled, not rate limited, and never makes the server hold the tenant (a tenant it does not hold is read as its seed).
+         */
+        get: operations["pageChannelConnections"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -359,6 +383,33 @@ export interface components {
             /** @description Messages, the 13 well-known included */
             messages?: number;
         };
+        /** @description A tenant the server holds */
+        TenantSummary: {
+            /** @description Its key, in full: send it as `Authorization: ApiKey <apiKey>` */
+            apiKey: string;
+            /** @description Calls of the five operations it answered since the server started */
+            calls: number;
+            /** @description Never dropped at the tenant bound: written to, created through the admin API, or holding snapshots. False for a tenant that was only read, which the bound may drop (it comes back identical from its seed). */
+            kept: boolean;
+            /** @description Created through `POST /__admin/tenants`, from a seed of its own */
+            created: boolean;
+        };
+        /**
+         * @description The tenants the server holds, most recently used first
+         * @example {
+         *       "tenants": [
+         *         {
+         *           "apiKey": "test-key",
+         *           "calls": 12,
+         *           "kept": true,
+         *           "created": false
+         *         }
+         *       ]
+         *     }
+         */
+        TenantList: {
+            tenants: components["schemas"]["TenantSummary"][];
+        };
         /** @description The tenant just created */
         TenantCreated: {
             /** @description Send it as `Authorization: ApiKey <apiKey>` */
@@ -390,6 +441,10 @@ export interface components {
             status: number;
             /** @description Time to answer, in milliseconds */
             durationMs: number;
+            /** @description The request's headers as sent, by lower-cased name (a repeated one's values joined by `, `), with `Authorization`, `Proxy-Authorization`, `Cookie`, `Idempotency-Key` and `X-Admin-Token` shown as `[redacted]` */
+            headers?: {
+                [key: string]: string;
+            };
             /** @description The request body (JSON text cut at 16 KiB when larger) */
             requestBody?: unknown;
             /** @description The response body (JSON text cut at 16 KiB when larger) */
@@ -449,7 +504,8 @@ export interface components {
          * @example {
          *       "status": "ok",
          *       "version": "0.1.0",
-         *       "uptimeSeconds": 12.5
+         *       "uptimeSeconds": 12.5,
+         *       "adminAccess": "open"
          *     }
          */
         Health: {
@@ -462,6 +518,11 @@ export interface components {
             version?: string;
             /** @description Seconds since start */
             uptimeSeconds?: number;
+            /**
+             * @description How the other `/__admin` routes answer on this server: `open` bound to loopback, `token` only with the admin token in `x-admin-token` (bound beyond loopback with `--admin-token`), `closed` never (bound beyond loopback without one: 404). The inspector page reads it to know whether to ask for the token.
+             * @enum {string}
+             */
+            adminAccess?: "open" | "token" | "closed";
         };
         /**
          * @description Record counts of the state just stored
@@ -1327,6 +1388,51 @@ export interface components {
                 [key: string]: components["schemas"]["ValidationErrorEntry"];
             };
         };
+        /**
+         * @description A link between a subscriber, an integration and a workspace at a chat or push provider
+         * @example {
+         *       "identifier": "conn-slack-acme-1",
+         *       "channel": "chat",
+         *       "providerId": "slack",
+         *       "integrationIdentifier": "slack",
+         *       "subscriberId": "demo-subscriber-1",
+         *       "contextKeys": [
+         *         "tenant:acme"
+         *       ],
+         *       "workspace": {
+         *         "id": "T0001",
+         *         "name": "Acme"
+         *       },
+         *       "auth": {
+         *         "accessToken": "xoxb-demo-token"
+         *       },
+         *       "createdAt": "2024-06-01T10:00:00.000Z",
+         *       "updatedAt": "2024-06-01T10:00:00.000Z"
+         *     }
+         */
+        ChannelConnection: components["schemas"]["ChannelConnectionCore"];
+        /**
+         * @description One page of channel connections
+         * @example {
+         *       "data": [],
+         *       "next": null,
+         *       "previous": null,
+         *       "totalCount": 0,
+         *       "totalCountCapped": false
+         *     }
+         */
+        ChannelConnectionPage: {
+            /** @description Returned connections */
+            data: components["schemas"]["ChannelConnection"][];
+            /** @description Cursor for the next page; null when there are no more pages */
+            next: string | null;
+            /** @description Cursor for the previous page; null on the first page */
+            previous: string | null;
+            /** @description Total count of items, counted up to 50,000 */
+            totalCount: number;
+            /** @description True when more than 50,000 results exist */
+            totalCountCapped: boolean;
+        };
     };
     responses: {
         /** @description Bad Request (malformed JSON) */
@@ -1406,6 +1512,30 @@ export interface components {
     parameters: {
         /** @description Name of the snapshot */
         SnapshotName: components["schemas"]["SnapshotName"];
+        /** @description Cursor; fetch results after it */
+        After: string;
+        /** @description Cursor; fetch results before it */
+        Before: string;
+        /** @description Number of items to return; maximum 100 */
+        Limit: number;
+        /** @description Sort direction */
+        OrderDirection: "ASC" | "DESC";
+        /** @description Field to order by */
+        OrderBy: "createdAt" | "updatedAt";
+        /** @description Include the cursor item in the response */
+        IncludeCursor: boolean;
+        /** @description Filter by subscriber */
+        SubscriberIdQuery: string;
+        /** @description Filter by channel */
+        ChannelQuery: components["schemas"]["ChannelType"];
+        /** @description Filter by provider */
+        ProviderIdQuery: components["schemas"]["ChannelConnectionProvider"];
+        /** @description Filter by integration identifier */
+        IntegrationIdentifierQuery: string;
+        /** @description Filter by exact context keys, order insensitive, each formatted `type:id`; repeat the parameter per item. A single empty value selects connections with no context keys. */
+        ContextKeysQuery: string[];
+        /** @description `subscriber` keeps the connections linked to a subscriber, `shared` those linked to none (whatever `subscriberId` says). Absent: no such filter, except that a `subscriberId` filter implies `subscriber`. */
+        ConnectionModeQuery: "subscriber" | "shared";
     };
     requestBodies: never;
     headers: {
@@ -1636,6 +1766,8 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
+                /** @description Only the entry of this id (none once the journal has dropped it) */
+                id?: number;
                 /** @description Only calls of this operation */
                 operationId?: string;
                 /** @description Only calls with this HTTP method */
@@ -1699,7 +1831,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description `false` leaves the request and response bodies (and `truncated`) out of every entry: what the inspector page asks for, since it shows the call and reads the state anew. A page left open during a busy test run then costs the server a line per call rather than a copy of every body. */
+                /** @description `false` leaves the request headers, the request and response bodies (and `truncated`) out of every entry: what the inspector page asks for, since it lists the calls and reads one call's whole entry only when it is opened. A page left open during a busy test run then costs the server a line per call rather than a copy of every body. */
                 bodies?: boolean;
             };
             header?: never;
@@ -1773,6 +1905,30 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createTenant: {
         parameters: {
             query?: never;
@@ -1809,6 +1965,57 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pageChannelConnections: {
+        parameters: {
+            query?: {
+                /** @description Cursor; fetch results after it */
+                after?: components["parameters"]["After"];
+                /** @description Cursor; fetch results before it */
+                before?: components["parameters"]["Before"];
+                /** @description Number of items to return; maximum 100 */
+                limit?: components["parameters"]["Limit"];
+                /** @description Sort direction */
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Field to order by */
+                orderBy?: components["parameters"]["OrderBy"];
+                /** @description Include the cursor item in the response */
+                includeCursor?: components["parameters"]["IncludeCursor"];
+                /** @description Filter by subscriber */
+                subscriberId?: components["parameters"]["SubscriberIdQuery"];
+                /** @description Filter by channel */
+                channel?: components["parameters"]["ChannelQuery"];
+                /** @description Filter by provider */
+                providerId?: components["parameters"]["ProviderIdQuery"];
+                /** @description Filter by integration identifier */
+                integrationIdentifier?: components["parameters"]["IntegrationIdentifierQuery"];
+                /** @description Filter by exact context keys, order insensitive, each formatted `type:id`; repeat the parameter per item. A single empty value selects connections with no context keys. */
+                contextKeys?: components["parameters"]["ContextKeysQuery"];
+                /** @description `subscriber` keeps the connections linked to a subscriber, `shared` those linked to none (whatever `subscriberId` says). Absent: no such filter, except that a `subscriberId` filter implies `subscriber`. */
+                connectionMode?: components["parameters"]["ConnectionModeQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelConnectionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
