@@ -183,7 +183,7 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 3. calls', () => {
     expect(opened).toContain('GET /v1/channel-connections')
     expect(opened).toMatch(/authorization\s+\[redacted\]/)
     expect(opened).not.toContain(key)
-    expect(await text('#calls li[data-status="422"] pre.errors')).toContain('"limit"')
+    expect(await text('#calls li[data-status="422"] pre.errors')).toContain('limit must not be less than 1')
 
     await page.selectOption('#call-status', '4')
     expect(await visibleCalls()).toBe(1)
