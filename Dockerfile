@@ -18,9 +18,12 @@ FROM node:20-slim
 WORKDIR /opt/novu-mock
 COPY --from=pack /package/ ./
 COPY package-lock.json ./
-# npm ci installs the lockfile's versions or fails; no install script is needed at runtime, and skipping
-# them also keeps swagger-ui-dist's telemetry hook from running.
+# npm ci installs the lockfile's versions or fails; scripts are off, which also keeps swagger-ui-dist's
+# telemetry hook from running. The one native module, better-sqlite3 (for --db), is then installed on its
+# own: prebuild-install fetches its prebuilt binary. Where that cannot be had, the image still builds, and
+# --db says in one line what is missing.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && (npm rebuild better-sqlite3 || echo 'novu-mock: better-sqlite3 not installed; --db is unavailable in this image') \
  && rm -rf /root/.npm \
  && ln -s /opt/novu-mock/bin/novu-mock.js /usr/local/bin/novu-mock \
  && mkdir /data && chown node:node /data
