@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { Operation } from '../contract/operation.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { validateRequest } from '../contract/validate-request.ts'
-import { ApiError } from '../answer/api-error.ts'
+import { ApiError, tryAgainLater } from '../answer/api-error.ts'
 import { apiKeyFrom } from '../http/authenticate.ts'
 import { errorAnswer, type RouteRequest } from '../http/operation-route.ts'
 import { noteOperation } from '../log/request-log.ts'
@@ -91,5 +91,5 @@ function requestEvent({ id, json }: JournalEvent): string {
 }
 
 function tooManyStreams(): ApiError {
-  return new ApiError(503, 'TOO_MANY_STREAMS', 'Please wait some time, then try again.', { headers: { 'Retry-After': '5' } })
+  return tryAgainLater('TOO_MANY_STREAMS', 5)
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
-import { TenantLimitReached } from '../store/store.ts'
 
 type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
@@ -23,12 +22,8 @@ export function tenantHandlers(defaults: TenantDefaults) {
       const options: SeedOptions = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
       // The store makes the seed from the options, and keeps the options (not the records) with --db.
-      const counts = await store.createTenant(apiKey, options).catch((error: unknown) => {
-        if (error instanceof TenantLimitReached) {
-          throw new ApiError(503, 'TENANT_LIMIT', 'Please wait some time, then try again.', { headers: { 'Retry-After': '60' } })
-        }
-        throw error
-      })
+      // At a full bound, TenantLimitReached is answered 503 like a new key on the API.
+      const counts = await store.createTenant(apiKey, options)
       if (!counts) throw new ApiError(409, 'TENANT_EXISTS', `Tenant with this API key already exists`)
       defaults.acceptKey(apiKey)
       return { apiKey, seed: options.seed, counts }

@@ -40,5 +40,9 @@ export function generalProblem(messages: string[], message = 'Validation Error')
 /** The live service's 503 message (its body is this string alone). */
 export const RETRY_LATER = 'Please wait some time, then try again.'
 
+/** The live service's 503: its string body, and when to come back. */
+export const tryAgainLater = (code: string, retryAfterSeconds: number) =>
+  new ApiError(503, code, RETRY_LATER, { headers: { 'Retry-After': String(retryAfterSeconds) } })
+
 /** A 503 body is a bare JSON string, as the live service sends it (a 429 is an ErrorDto). */
 export const STRING_BODY_STATUSES: ReadonlySet<number> = new Set([503])

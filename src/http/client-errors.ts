@@ -1,3 +1,4 @@
+import { RETRY_LATER } from '../answer/api-error.ts'
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 
@@ -54,7 +55,7 @@ function capConnections(server: Server, maxConnections: number): void {
     open++
     socket.once('close', () => open--)
     if (open <= maxConnections) return
-    const body = JSON.stringify('Please wait some time, then try again.')
+    const body = JSON.stringify(RETRY_LATER)
     socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   })
 }

@@ -7,11 +7,11 @@ import type { Handler } from '../resources/operation-context.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
-import { ApiError, generalProblem, RETRY_LATER } from '../answer/api-error.ts'
+import { ApiError, generalProblem, tryAgainLater } from '../answer/api-error.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
 import { errorBody } from '../answer/error-body.ts'
-import type { IdempotencyRecords, Recording } from '../policies/idempotency/idempotency.ts'
+import type { IdempotencyPort, Recording } from '../policies/idempotency/idempotency-port.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
@@ -24,7 +24,7 @@ export interface RouteDependencies extends ResponseCheck {
   apiKeys: ReadonlySet<string> | undefined
   bodyLimit: string
   /** Absent for routes that ignore the idempotency header (the admin API). */
-  idempotency?: IdempotencyRecords
+  idempotency?: IdempotencyPort
   /** Absent for routes whose calls are not recorded (the admin API). */
   journal?: JournalPort
   /** Absent for routes outside the rate limit (the admin API). */
@@ -181,7 +181,7 @@ async function answerOf(
   call.body = sent?.value
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
     const request = { method: line.method, path: line.path, body: sent?.raw }
-    const outcome = deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
+    const outcome = await deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
     call.recording = outcome
   }
@@ -270,11 +270,11 @@ function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, 
   const path = url.split('?')[0]
   if (error instanceof TenantLimitReached) {
     deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    return new ApiError(503, 'TENANT_LIMIT', RETRY_LATER, { headers: { 'Retry-After': '60' } })
+    return tryAgainLater('TENANT_LIMIT', 60)
   }
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
-    return new ApiError(503, 'STORE_WRITE_FAILED', RETRY_LATER, { headers: { 'Retry-After': '1' } })
+    return tryAgainLater('STORE_WRITE_FAILED', 1)
   }
   deps.logger.error('unexpected error', { method, path, error: String((error as Error)?.stack ?? error) })
   return new ApiError(500, 'INTERNAL', 'Internal Server Error')

@@ -1,6 +1,5 @@
 import { refused } from './rule-broken.ts'
-import { contextKeysKey, type ConnectionFilter } from '../store/connection-index.ts'
-import { pageOf } from './connection-page.ts'
+import type { ConnectionCriteria } from '../store/store.ts'
 import type { OperationContext, OperationInput } from './operation-context.ts'
 import { presentConnection } from './present.ts'
 
@@ -15,14 +14,14 @@ export async function listChannelConnections({ store, tenant, input }: Operation
     throw refused('BOTH_CURSORS', 'Cannot specify both "before" and "after" cursors at the same time.')
   }
   const page = await store.read(tenant.key, (view) =>
-    pageOf(view.connections, {
+    view.connectionPage({
       orderBy: query.orderBy,
       descending: query.orderDirection === 'DESC',
       limit: query.limit,
       after,
       before,
       includeCursor: query.includeCursor,
-      filter: filterOf(query),
+      criteria: criteriaOf(query),
     }),
   )
   return {
@@ -39,13 +38,13 @@ export async function listChannelConnections({ store, tenant, input }: Operation
  * `contextKeys` compares as a set, and one blank value means "no keys". `shared` connections have
  * no subscriber, whatever `subscriberId` says (docs/behaviour.md §2.4).
  */
-function filterOf(query: Query): ConnectionFilter {
-  const filter: ConnectionFilter = {}
+function criteriaOf(query: Query): ConnectionCriteria {
+  const filter: ConnectionCriteria = {}
   if (query.channel !== undefined) filter.channel = query.channel
   if (query.providerId !== undefined) filter.providerId = query.providerId
   if (query.integrationIdentifier) filter.integrationIdentifier = query.integrationIdentifier
   if (query.connectionMode !== undefined) filter.connectionMode = query.connectionMode
   if (query.subscriberId && query.connectionMode !== 'shared') filter.subscriberId = query.subscriberId
-  if (query.contextKeys !== undefined) filter.contextKeys = contextKeysKey(query.contextKeys.filter((key) => key !== ''))
+  if (query.contextKeys !== undefined) filter.contextKeys = query.contextKeys.filter((key) => key !== '')
   return filter
 }

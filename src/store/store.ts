@@ -1,5 +1,4 @@
-import type { ConnectionIndex } from './connection-index.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
 export interface TenantView {
@@ -7,7 +6,43 @@ export interface TenantView {
   integration(id: string): StoredIntegration | undefined
   integrations(): Iterable<StoredIntegration>
   message(id: string): StoredMessage | undefined
-  readonly connections: ConnectionIndex
+  /**
+   * One page of the tenant's channel connections (docs/behaviour.md §2.4). An adapter pages its own
+   * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.
+   */
+  connectionPage(query: ConnectionQuery): ConnectionPage
+}
+
+export type ConnectionOrder = 'createdAt' | 'updatedAt'
+
+/** Exact values a connection must have; `contextKeys` compares as a set, an empty one meaning "no keys". */
+export interface ConnectionCriteria {
+  subscriberId?: string
+  channel?: string
+  providerId?: string
+  integrationIdentifier?: string
+  /** `shared`: no subscriber; `subscriber`: one. */
+  connectionMode?: 'subscriber' | 'shared'
+  contextKeys?: readonly string[]
+}
+
+export interface ConnectionQuery {
+  readonly orderBy: ConnectionOrder
+  readonly descending: boolean
+  readonly limit: number
+  /** Cursors: a connection's `_id`, which marks its sort position even when the criteria exclude it. */
+  readonly after?: string | undefined
+  readonly before?: string | undefined
+  readonly includeCursor: boolean
+  readonly criteria: ConnectionCriteria
+}
+
+export interface ConnectionPage {
+  readonly items: StoredChannelConnection[]
+  readonly next: string | null
+  readonly previous: string | null
+  readonly totalCount: number
+  readonly totalCountCapped: boolean
 }
 
 /** A view that can also replace records; nothing is visible to others until the commit. */
@@ -92,18 +127,10 @@ export interface TenantInfo {
   created: boolean
 }
 
-export interface StateCounts {
-  subscribers: number
-  integrations: number
-  channelConnections: number
-  messages: number
-}
-
-export interface SnapshotInfo {
-  name: string
-  createdAt: string
-  counts: StateCounts
-}
+type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
+/** How many records of each kind a state holds, as the admin document names them. */
+export type StateCounts = AdminSchemas['StateSummary']
+export type SnapshotInfo = AdminSchemas['SnapshotInfo']
 
 /** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */
 export class TenantLimitReached extends Error {

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto'
 import { RecencyMap } from '../../lib/recency-map.ts'
 import { ApiError, NO_VALUE } from '../../answer/api-error.ts'
 import type { KeyRecord } from '../../store/store.ts'
+import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 
 export const MAX_KEY_LENGTH = 255
@@ -24,29 +25,24 @@ export interface KeyRecordKeeper {
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
 }
 
-/** What a key's fingerprint covers: method, path and the body's bytes as sent (docs/behaviour.md §4). */
-export interface KeyedRequest {
-  method: string
-  path: string
-  body: Buffer | undefined
-}
-
-/** A keyed call under way, its record open: what `finish` or `abandon` closes, with no lookup. */
-export interface Recording {
-  readonly kind: 'proceed'
+/**
+ * This adapter's open record: the tenant's records and the record's id, so that closing it needs no
+ * lookup. Every Recording handed back here is one this adapter opened, so it reads its own fields.
+ */
+interface OpenRecord extends Recording {
   readonly tenant: string
   readonly records: KeyRecords
   readonly id: number
 }
 
-export type Outcome = Recording | { kind: 'replay'; status: number; body: unknown }
+export type { KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 
 /**
  * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped) and in bytes
  * over all tenants, so that neither many keys nor many tenants (store evictions included) grow
  * the memory without bound.
  */
-export class IdempotencyRecords {
+export class IdempotencyRecords implements IdempotencyPort {
   /** Tenants in the order they last recorded a key, least recent first. */
   private readonly tenants = new RecencyMap<KeyRecords>()
   /** Counted by every tenant's records. */
@@ -85,7 +81,8 @@ export class IdempotencyRecords {
     if (existing !== 0) records.remove(existing)
     const id = records.open(key, method, path, body, now + RETENTION_MS)
     this.keepWithinBytes(records, id)
-    return { kind: 'proceed', tenant, records, id }
+    const open: OpenRecord = { kind: 'proceed', tenant, records, id }
+    return open
   }
 
   /**
@@ -94,13 +91,13 @@ export class IdempotencyRecords {
    * a keeper, answers the record's storing, which the answer waits for.
    */
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
-    const { records, id } = recording
+    const { tenant, records, id } = recording as OpenRecord
     if (!records.isOpen(id)) return undefined
     if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
       records.answered(id, status, json)
       this.keepWithinBytes(records, id)
       // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
-      return this.keeper?.keepKeyRecord(recording.tenant, records.recordOf(id), this.limits.maxPerTenant)
+      return this.keeper?.keepKeyRecord(tenant, records.recordOf(id), this.limits.maxPerTenant)
     }
     this.abandon(recording)
     return undefined
@@ -118,7 +115,8 @@ export class IdempotencyRecords {
   }
 
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
-  abandon({ tenant, records, id }: Recording): void {
+  abandon(recording: Recording): void {
+    const { tenant, records, id } = recording as OpenRecord
     records.remove(id)
     // A tenant's records are dropped from the map only once empty, so records still holding ids are the map's.
     if (records.size === 0 && this.tenants.get(tenant) === records) this.tenants.delete(tenant)

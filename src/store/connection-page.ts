@@ -1,5 +1,6 @@
-import type { ConnectionFilter, ConnectionIndex, ConnectionOrder } from '../store/connection-index.ts'
-import type { StoredChannelConnection } from '../store/records.ts'
+import { contextKeysKey, type ConnectionFilter, type ConnectionIndex } from './connection-index.ts'
+import type { StoredChannelConnection } from './records.ts'
+import type { ConnectionCriteria, ConnectionOrder, ConnectionPage, ConnectionQuery } from './store.ts'
 
 export const TOTAL_COUNT_CAP = 50_000
 
@@ -13,12 +14,15 @@ export interface PageRequest {
   readonly filter: ConnectionFilter
 }
 
-export interface Page {
-  readonly items: StoredChannelConnection[]
-  readonly next: string | null
-  readonly previous: string | null
-  readonly totalCount: number
-  readonly totalCountCapped: boolean
+export type Page = ConnectionPage
+
+/** The port's query, as the index filters: context keys as the key of their set. */
+export function pageRequestOf({ criteria, ...query }: ConnectionQuery): PageRequest {
+  return { ...query, filter: indexFilterOf(criteria) }
+}
+
+function indexFilterOf({ contextKeys, ...exact }: ConnectionCriteria): ConnectionFilter {
+  return contextKeys === undefined ? exact : { ...exact, contextKeys: contextKeysKey(contextKeys) }
 }
 
 const EMPTY: Page = { items: [], next: null, previous: null, totalCount: 0, totalCountCapped: false }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pageOf, type Page, type PageRequest } from './connection-page.ts'
-import { ConnectionIndex, contextKeysKey, FILTER_FIELDS, valueOf, type ConnectionFilter } from '../store/connection-index.ts'
-import type { StoredChannelConnection } from '../store/records.ts'
+import { ConnectionIndex, contextKeysKey, FILTER_FIELDS, valueOf, type ConnectionFilter } from './connection-index.ts'
+import type { StoredChannelConnection } from './records.ts'
 import { prng, type Random } from '../../test/helpers/prng.ts'
 
 const SEED = 20261123

@@ -1,0 +1,32 @@
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
+
+/** What a key's fingerprint covers: method, path and the body's bytes as sent (docs/behaviour.md §4). */
+export interface KeyedRequest {
+  method: string
+  path: string
+  body: Buffer | undefined
+}
+
+/** A keyed call under way, its record open: what `finish` or `abandon` closes. Its fields are the adapter's. */
+export interface Recording {
+  readonly kind: 'proceed'
+}
+
+export type Outcome = Recording | { kind: 'replay'; status: number; body: unknown }
+
+/**
+ * The port of the idempotency records (docs/behaviour.md §4): per tenant, kept 24 hours and
+ * bounded. `begin` answers a replay, opens a record, or throws the documented 400, 409 or 422.
+ * `IdempotencyRecords` is the in-memory adapter (with `--db`, it also hands finished records to
+ * the store).
+ */
+export interface IdempotencyPort {
+  begin(tenant: string, key: string, request: KeyedRequest, now: number): MaybePromise<Outcome>
+  /**
+   * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a fresh
+   * answer; a promise when the record is being stored, which the answer waits for.
+   */
+  finish(recording: Recording, status: number, json: string): Promise<void> | undefined
+  /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
+  abandon(recording: Recording): void
+}
