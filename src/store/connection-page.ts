@@ -1,16 +1,11 @@
 import { contextKeysKey, type ConnectionFilter, type ConnectionIndex } from './connection-index.ts'
 import type { StoredChannelConnection } from './records.ts'
-import type { ConnectionCriteria, ConnectionOrder, ConnectionPage, ConnectionQuery } from './store.ts'
+import type { ConnectionCriteria, ConnectionPage, ConnectionQuery } from './store.ts'
 
 export const TOTAL_COUNT_CAP = 50_000
 
-export interface PageRequest {
-  readonly orderBy: ConnectionOrder
-  readonly descending: boolean
-  readonly limit: number
-  readonly after?: string | undefined
-  readonly before?: string | undefined
-  readonly includeCursor: boolean
+/** The port's query, its criteria as the index filters them. */
+export interface PageRequest extends Omit<ConnectionQuery, 'criteria'> {
   readonly filter: ConnectionFilter
 }
 
