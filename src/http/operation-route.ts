@@ -209,7 +209,6 @@ async function answerOf(
   return { status: operation.successStatus, body: result }
 }
 
-/** Opens (or creates, from the seed) the key's tenant; a full store is a 503 with Retry-After. */
 function requestLineOf(req: RouteRequest): RequestLine {
   const url = req.originalUrl ?? req.url ?? '/'
   const query = url.indexOf('?')
