@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { Express, NextFunction, Request, Response } from 'express'
 import { ApiError } from '../answer/api-error.ts'
-import { errorAnswer } from './operation-route.ts'
+import { errorAnswer } from './error-answer.ts'
 import { checkedAnswer, sendJson, type ResponseCheck } from './respond.ts'
 
 /**

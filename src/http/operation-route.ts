@@ -1,22 +1,20 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Operation, RequestParams } from '../contract/operation.ts'
-import { parseQuery } from '../lib/parse-query.ts'
+import type { ServerResponse } from 'node:http'
+import type { Operation } from '../contract/operation.ts'
 import { validateRequest } from '../contract/validate-request.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
-import { RuleBroken } from '../resources/rule-broken.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import { StoreWriteFailed, TenantLimitReached, type Store } from '../store/store.ts'
-import { ApiError, generalProblem, tryAgainLater } from '../answer/api-error.ts'
+import type { Store } from '../store/store.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
-import { errorBody } from '../answer/error-body.ts'
+import { errorAnswer } from './error-answer.ts'
 import type { IdempotencyPort, Recording } from '../policies/idempotency/idempotency-port.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { readJsonBody } from './read-body.ts'
+import { idempotencyKeyOf, paramsOf, requestLineOf, type RequestLine, type RouteRequest } from './request-parts.ts'
 import { appendHeaders, checkedAnswer, sendJsonText, type Answer, type HeaderList, type ResponseCheck } from './respond.ts'
 
 export interface RouteDependencies extends ResponseCheck {
@@ -46,8 +44,6 @@ export interface RouteDependencies extends ResponseCheck {
 /** The list page already has its `data` and is never wrapped. */
 const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
 
-const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
-
 /** What one call learned on its way in, for the steps after the answer. */
 interface CallState {
   tenantKey?: string
@@ -60,23 +56,11 @@ interface CallState {
   headers?: Record<string, string>
 }
 
-/** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
-export type RouteRequest = IncomingMessage & { originalUrl?: string }
-
 /**
  * Answers one call of an operation, its path parameters already matched. `headers` (CORS's) go on
  * every answer of the call, in its one `writeHead`.
  */
 export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Record<string, string>, headers?: CorsHeaders) => Promise<void>
-
-/** What an answer to a request needs to know of it. */
-interface RequestLine {
-  method: string
-  /** As sent: path and query. */
-  url: string
-  /** The path alone. */
-  path: string
-}
 
 /**
  * One operation's request path, in the order of docs/behaviour.md §1.3: authentication, tenant,
@@ -208,74 +192,3 @@ async function answerOf(
   const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
   return { status: operation.successStatus, body: result }
 }
-
-function requestLineOf(req: RouteRequest): RequestLine {
-  const url = req.originalUrl ?? req.url ?? '/'
-  const query = url.indexOf('?')
-  return { method: req.method ?? 'GET', url, path: query === -1 ? url : url.slice(0, query) }
-}
-
-/** An empty key is no key, as the live service tests it by truthiness (docs/behaviour.md §4). */
-function idempotencyKeyOf(req: IncomingMessage): string | undefined {
-  if (!WRITE_METHODS.has(req.method ?? '')) return undefined
-  const key = req.headers['idempotency-key']
-  return typeof key === 'string' && key !== '' ? key : undefined
-}
-
-/** More query parameters than any operation takes many times over: refused before parsing them. */
-const MAX_QUERY_PARAMETERS = 100
-
-function paramsOf(operation: Operation, req: IncomingMessage, line: RequestLine, params: Record<string, string>): RequestParams {
-  const query = parseQuery(line.url)
-  const count = Object.values(query).reduce((sum, value) => sum + (Array.isArray(value) ? value.length : 1), 0)
-  if (count > MAX_QUERY_PARAMETERS) {
-    throw generalProblem([`at most ${MAX_QUERY_PARAMETERS} query parameters, got ${count}`])
-  }
-  return {
-    // Copied: validation coerces in place, and express's params are its own.
-    path: { ...params },
-    query,
-    header: declaredHeaders(operation, req.headers),
-  }
-}
-
-/**
- * The headers the document declares for the operation (the rest are not its to check), copied:
- * validation coerces in place. Their names are the document's, never the client's, so a plain
- * object is safe here (and several times faster to fill and read than a prototype-free one).
- */
-function declaredHeaders(operation: Operation, headers: IncomingMessage['headers']): Record<string, unknown> {
-  const declared: Record<string, unknown> = {}
-  for (const name of operation.headerNames) if (headers[name] !== undefined) declared[name] = headers[name]
-  return declared
-}
-
-export function errorAnswer(error: unknown, line: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger' | 'now'>): Answer {
-  const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
-  if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
-  return {
-    status: apiError.status,
-    body: errorBody(apiError, line.url, deps.now()),
-    ...(apiError.details.headers ? { headers: apiError.details.headers } : {}),
-  }
-}
-
-/** The live service answers a broken rule with a 400, a missing record with a 404. */
-function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
-  return new ApiError(kind === 'missing' ? 404 : 400, code, message)
-}
-
-function unexpected(error: unknown, { method, url }: Omit<RequestLine, 'path'>, deps: Pick<RouteDependencies, 'logger'>): ApiError {
-  const path = url.split('?')[0]
-  if (error instanceof TenantLimitReached) {
-    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    return tryAgainLater('TENANT_LIMIT', 60)
-  }
-  if (error instanceof StoreWriteFailed) {
-    deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
-    return tryAgainLater('STORE_WRITE_FAILED', 1)
-  }
-  deps.logger.error('unexpected error', { method, path, error: String((error as Error)?.stack ?? error) })
-  return new ApiError(500, 'INTERNAL', 'Internal Server Error')
-}
-

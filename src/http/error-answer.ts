@@ -1,0 +1,46 @@
+import { ApiError, tryAgainLater } from '../answer/api-error.ts'
+import type { Answer } from '../answer/answer.ts'
+import { errorBody } from '../answer/error-body.ts'
+import type { Logger } from '../log/logger.ts'
+import { RuleBroken } from '../resources/rule-broken.ts'
+import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
+
+/** What an error answer needs to know of its request: the method, and the URL as sent. */
+export interface ErrorLine {
+  method: string
+  url: string
+}
+
+/**
+ * The documented answer to anything thrown on a call's way: an ApiError as it is, a broken rule of
+ * the service as the live service answers it, and anything else as a 503 or a logged 500.
+ */
+export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Logger; now: () => Date }): Answer {
+  const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
+  if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
+  return {
+    status: apiError.status,
+    body: errorBody(apiError, line.url, deps.now()),
+    ...(apiError.details.headers ? { headers: apiError.details.headers } : {}),
+  }
+}
+
+/** The live service answers a broken rule with a 400, a missing record with a 404. */
+function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
+  return new ApiError(kind === 'missing' ? 404 : 400, code, message)
+}
+
+function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: Logger }): ApiError {
+  const path = url.split('?')[0]
+  if (error instanceof TenantLimitReached) {
+    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
+    return tryAgainLater('TENANT_LIMIT', 60)
+  }
+  if (error instanceof StoreWriteFailed) {
+    deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
+    return tryAgainLater('STORE_WRITE_FAILED', 1)
+  }
+  deps.logger.error('unexpected error', { method, path, error: String((error as Error)?.stack ?? error) })
+  return new ApiError(500, 'INTERNAL', 'Internal Server Error')
+}
+
