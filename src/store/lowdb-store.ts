@@ -150,7 +150,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
   /** A held tenant brought up to the shared backend's version: what others changed replayed, or the tenant read again. */
   const sync = async (tenant: string): Promise<void> => {
-    const update = await remote!.since(tenant, versions.get(tenant) ?? -1)
+    const update = await reached(remote!.since(tenant, versions.get(tenant) ?? -1))
     if ('changes' in update) {
       for (const change of update.changes) await replay(tenant, change)
     } else {
@@ -254,7 +254,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   /** A tenant new to this process, with a shared backend: within the bound over every process, and read from there. */
   const enter = async (tenant: string): Promise<void> => {
     try {
-      if (!(await remote!.admits(tenant))) throw new TenantLimitReached(options.maxTenants)
+      if (!(await reached(remote!.admits(tenant)))) throw new TenantLimitReached(options.maxTenants)
       await serialized(tenant, () => sync(tenant))
     } catch (error) {
       registry.remove(tenant)
@@ -262,9 +262,15 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     }
   }
 
+  /** A shared backend's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
+  const reached = <T>(asked: Promise<T>): Promise<T> =>
+    asked.catch((error: unknown) => {
+      throw new StoreWriteFailed(error)
+    })
+
   /** A tenant this process does not hold, as the shared backend has it, left unheld. */
   const peek = async (tenant: string) => {
-    const update = await remote!.since(tenant, -1)
+    const update = await reached(remote!.since(tenant, -1))
     return madeOf('tenant' in update ? update.tenant : undefined)
   }
 

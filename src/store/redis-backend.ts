@@ -46,13 +46,15 @@ export async function openRedis(url: string, seed: FileSeed, maxTenants: number)
 async function connect(url: string, where: string): Promise<RedisClient> {
   const { Redis } = await import('ioredis')
   const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 2 })
-  client.on('error', () => undefined) // reported through the commands that fail
+  // Once running, a lost connection is reported through the commands that fail (503); at the start, it stops the start.
+  let cause: Error | undefined
+  client.on('error', (error: Error) => void (cause ??= error))
   try {
     await client.connect()
     return client
   } catch (error) {
     client.disconnect()
-    throw new StoreFileError(`--redis ${where}: cannot connect (${(error as Error).message})`)
+    throw new StoreFileError(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
   }
 }
 

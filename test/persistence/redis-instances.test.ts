@@ -3,6 +3,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, startCli } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { freePort } from '../helpers/free-port.ts'
 import { readState } from '../helpers/read-state.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
@@ -153,6 +154,14 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1)
     expect(run.stderr).toContain('holds tenants made with the seed options --seed 1')
     expect(run.stderr).toContain('this instance was started with --seed 99')
+  })
+
+  it('stops a start whose Redis cannot be reached with one line, without the password', async () => {
+    const run = await runCli(['--port', '0', '--redis', `redis://user:secret-password@127.0.0.1:${await freePort()}`])
+    expect(run.code).not.toBe(0)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(/--redis redis:\/\/\*\*\*@127\.0\.0\.1:\d+: cannot connect \(.*ECONNREFUSED/)
+    expect(run.stderr).not.toContain('secret-password')
   })
 
   it('loses no acknowledged write when an instance is killed with SIGKILL, and the other goes on answering', { timeout: 60_000 }, async () => {
