@@ -142,3 +142,41 @@ describe.each([
     )
   })
 })
+
+/**
+ * Two instances on one Redis, each step through either (and some steps through both at once),
+ * hold after every run what one store in memory holds after the same steps: what each replays of
+ * the other's changes makes the same records, in the same order, as making them itself.
+ */
+describe.skipIf(redisSkipped !== undefined)('two instances on one Redis', () => {
+  beforeAll(async () => {
+    redisServer = await startRedis()
+  })
+  afterAll(async () => {
+    await redisServer?.stop()
+  })
+
+  const sides = fc.array(fc.tuple(stepName, fc.nat(40), fc.constantFrom<Tenant>(...TENANTS), fc.boolean()), { minLength: 1, maxLength: 25 })
+
+  it('hold what one store in memory holds after the same steps', { timeout: 180_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(sides, async (steps) => {
+        const url = await redis.fresh()
+        const [first, second] = [await redis.open(url), await redis.open(url)]
+        const alone = await createLowdbStore({ seed, maxTenants: 10, seedFor: async (spec) => seedState(spec) })
+        for (const store of [first, alone]) expect(await store.createTenant('created', OWN_SEED)).toBeDefined()
+        expect(await second.createTenant('created', OWN_SEED)).toBeUndefined()
+        for (const tenant of TENANTS) for (const store of [first, second, alone]) await store.open(tenant)
+        for (const [name, n, tenant, onFirst] of steps) {
+          await STEPS[name]!(n)(onFirst ? first : second, tenant)
+          await STEPS[name]!(n)(alone, tenant)
+        }
+        const expected = await everything(alone)
+        expect(await everything(first)).toEqual(expected)
+        expect(await everything(second)).toEqual(expected)
+        await Promise.all([first.close(), second.close(), alone.close()])
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
