@@ -6,6 +6,7 @@ import { StoreWriteFailed, TenantLimitReached, type KeyRecord, type SeedSpec, ty
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
+import { readBatches } from './read-batches.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -283,13 +284,17 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
    */
   const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> =>
     registry.has(tenant)
-      ? serialized(tenant, async () => {
-          await current(tenant)
-          return work(dataOf(tenant))
-        })
+      ? remote
+        ? readShared(tenant, () => work(dataOf(tenant)))
+        : serialized(tenant, async () => {
+            await loaded(tenant)
+            return work(dataOf(tenant))
+          })
       : remote
         ? peek(tenant).then(({ data }) => work(data))
         : Promise.resolve().then(() => work(shared))
+
+  const readShared = readBatches(serialized, (tenant) => sync(tenant))
 
   /** A snapshot, without making an empty list for a tenant that has none. */
   const snapshotOf = async (tenant: string, name: string): Promise<Snapshot | undefined> => {
