@@ -206,16 +206,36 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   /** A change of the tenant, after its earlier ones; made again over the tenant as it stands when another process wrote first. */
   const changing = <T>(tenant: string, attempt: () => Promise<T>): Promise<T> =>
     serialized(tenant, async () => {
-      for (let tries = 1; ; tries++) {
-        await current(tenant)
-        try {
-          return await attempt()
-        } catch (error) {
-          if (!(error instanceof VersionConflict)) throw error
-          if (tries >= MAX_TRIES) throw new StoreWriteFailed(error)
-        }
+      if (!remote) {
+        await loaded(tenant)
+        return attempt()
       }
+      return attemptShared(tenant, attempt)
     })
+
+  /**
+   * A change over the tenant as this process holds it, with no round trip first: a write is
+   * stored only if the tenant has not moved on (else it is read again and the change made again);
+   * an attempt that wrote nothing holds once a sync finds the tenant where it was.
+   */
+  const attemptShared = async <T>(tenant: string, attempt: () => Promise<T>): Promise<T> => {
+    let behind = !versions.has(tenant)
+    for (let tries = 1; tries <= MAX_TRIES; tries++) {
+      if (behind) await sync(tenant)
+      const before = versions.get(tenant)
+      try {
+        const result = await attempt()
+        if (versions.get(tenant) !== before) return result
+        await sync(tenant)
+        if (versions.get(tenant) === before) return result
+        behind = false
+      } catch (error) {
+        if (!(error instanceof VersionConflict)) throw error
+        behind = true
+      }
+    }
+    throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
+  }
 
   /** Applies a change already stored. */
   const apply = (tenant: string, next: TenantData) => {

@@ -75,6 +75,9 @@ const STEPS: Record<string, (n: number) => Step> = {
     if (n % 3 === 0) state.integrations.reverse()
     await store.importState(tenant, state)
   },
+  // Changes nothing: its answer is what the tenant holds.
+  'read through a transaction': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => tx.message(`64f9${String(n % 2).padStart(20, '0')}`)?.content ?? null),
   reset: () => (store, tenant) => store.reset(tenant),
   'save a snapshot': (n) => (store, tenant) => store.saveSnapshot(tenant, `s${n % 3}`, new Date(Date.UTC(2030, 1, 1, 0, n))),
   'restore a snapshot': (n) => (store, tenant) => store.restoreSnapshot(tenant, `s${n % 3}`),
@@ -168,8 +171,8 @@ describe.skipIf(redisSkipped !== undefined)('two instances on one Redis', () => 
         expect(await second.createTenant('created', OWN_SEED)).toBeUndefined()
         for (const tenant of TENANTS) for (const store of [first, second, alone]) await store.open(tenant)
         for (const [name, n, tenant, onFirst] of steps) {
-          await STEPS[name]!(n)(onFirst ? first : second, tenant)
-          await STEPS[name]!(n)(alone, tenant)
+          const answer = await STEPS[name]!(n)(onFirst ? first : second, tenant)
+          expect(answer).toEqual(await STEPS[name]!(n)(alone, tenant))
         }
         const expected = await everything(alone)
         expect(await everything(first)).toEqual(expected)
