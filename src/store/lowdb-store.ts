@@ -316,18 +316,14 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
   const readShared = readBatches(serialized, (tenant) => sync(tenant))
 
-  /** A snapshot, without making an empty list for a tenant that has none. */
-  const snapshotOf = async (tenant: string, name: string): Promise<Snapshot | undefined> => {
-    if (remote && !registry.has(tenant)) return (await peek(tenant)).snapshots.get(name)
-    if (registry.has(tenant)) await serialized(tenant, async () => current(tenant))
-    return db.data.snapshots.get(tenant)?.get(name)
-  }
-
-  /** The snapshots of a tenant held, as they stand. */
-  const snapshotsHeld = async (tenant: string) => {
-    if (registry.has(tenant)) await serialized(tenant, async () => current(tenant))
+  /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
+  const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
+    if (!registry.has(tenant)) return remote ? (await peek(tenant)).snapshots : undefined
+    await serialized(tenant, async () => current(tenant))
     return db.data.snapshots.get(tenant)
   }
+
+  const snapshotOf = async (tenant: string, name: string) => (await snapshotsNow(tenant))?.get(name)
 
   const store: Store = {
     open(tenant) {
@@ -369,7 +365,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       if (registry.has(tenant)) return undefined
       const seed = tenantDataFromState(await options.seedFor(spec))
       // With a shared backend, one another process created or wrote exists too.
-      if (registry.has(tenant) || (remote && (await remote.since(tenant, -1)).version > 0)) return undefined
+      if (registry.has(tenant) || (remote && (await reached(remote.since(tenant, -1))).version > 0)) return undefined
       admit(tenant, false)
       registry.pin(tenant)
       try {
@@ -415,12 +411,11 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async listSnapshots(tenant) {
-      const snapshots = remote && !registry.has(tenant) ? (await peek(tenant)).snapshots : await snapshotsHeld(tenant)
-      return [...(snapshots ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
+      return [...((await snapshotsNow(tenant)) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
     },
 
     async restoreSnapshot(tenant, name) {
-      // A tenant holding snapshots is pinned, so held: one the store does not hold has none.
+      // A tenant holding snapshots is pinned, so held; with a shared backend, held once restored.
       if (!(await snapshotOf(tenant, name))) return undefined
       await holdForChange(tenant)
       return changing(tenant, async () => {

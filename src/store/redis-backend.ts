@@ -81,7 +81,6 @@ export function redisBackend(client: RedisClient, maxTenants: number): SharedBac
     },
 
     async writeAt(tenant, version, change) {
-      if (change.type === 'keyRecord') return version
       if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
       const keys = keysOf(tenant)
       const name = 'name' in change ? change.name : ''
