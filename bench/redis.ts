@@ -13,7 +13,7 @@
  */
 import autocannon from 'autocannon'
 import { startRedis } from '../test/helpers/redis-server.ts'
-import { OPERATIONS, type Operation } from './lib/operations.ts'
+import { OPERATIONS, requestOf, writeTenantsInTurn, type Operation } from './lib/operations.ts'
 import { HEADERS, probe, start, stop, type ServerDef } from './lib/processes.ts'
 
 const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
@@ -33,33 +33,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const round = (n: number) => Math.round(n * 100) / 100
 
 /** One operation at 50 connections: answers per second and latencies (ms). */
-function load(port: number, op: Operation): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
-  let n = 0
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `http://127.0.0.1:${port}`,
-        connections: 50,
-        duration: SECONDS,
-        headers: HEADERS,
-        requests: [
-          {
-            method: op.method,
-            path: op.path(0),
-            setupRequest: (req) => {
-              const body = op.body?.(n)
-              const path = op.path(n++)
-              return { ...req, path, headers: { ...HEADERS }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
-            },
-          },
-        ],
-      },
-      (error, result) => {
-        if (error) return reject(error)
-        resolve({ rps: Math.round(result['2xx'] / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx })
-      },
-    )
-  })
+async function load(port: number, op: Operation): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 50, duration: SECONDS, headers: HEADERS, requests: [requestOf(op, { n: 0 })] })
+  return { rps: Math.round(result['2xx'] / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx }
 }
 
 async function perOperation(redisUrl: string): Promise<void> {
@@ -77,33 +53,11 @@ async function perOperation(redisUrl: string): Promise<void> {
   }
 }
 
-/** The three writing operations in turn, as bench/store.ts writes them. */
-function writeOf(tenant: number, i: number): { method: string; path: string; body?: unknown } {
-  switch (i % 3) {
-    case 0:
-      return { method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: [`t${tenant}-${i % 90}`] } } }
-    case 1:
-      return { method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: { messageId: '64f200000000000000000001', markAs: i % 2 ? 'read' : 'unread' } }
-    default:
-      return { method: 'POST', path: `/v1/integrations/${i % 2 ? '64f100000000000000000002' : '64f100000000000000000001'}/set-primary` }
-  }
-}
-
 const tenantHeaders = (tenant: string) => ({ ...HEADERS, Authorization: `ApiKey ${tenant}` })
 
 async function writesAtSize(redisUrl: string): Promise<void> {
   const running = await start(novu('novu-mock --redis', ['--redis', redisUrl, '--connections', String(CONNECTIONS)]), { pinned: false })
-  const ms: number[] = []
-  let refused = 0
-  for (let i = 0; i < WRITES_PER_TENANT; i++) {
-    for (let tenant = 0; tenant < TENANTS; tenant++) {
-      const { method, path, body } = writeOf(tenant, i)
-      const started = performance.now()
-      const answer = await probe(running.port, method, path, body, tenantHeaders(`redis-bench-${tenant}`))
-      ms.push(performance.now() - started)
-      if (!answer || answer.status >= 300) refused++
-    }
-  }
+  const { ms, refused } = await writeTenantsInTurn(running.port, TENANTS, WRITES_PER_TENANT, (tenant) => tenantHeaders(`redis-bench-${tenant}`))
   await stop(running)
   console.log(`\n${TENANTS} tenants of ${CONNECTIONS.toLocaleString('en')} connections writing in turn through Redis, ${ms.length} writes:`)
   console.log(`  median ${round(median(ms))} ms, slowest ${round(Math.max(...ms))} ms, refused ${refused}`)

@@ -24,7 +24,7 @@ export const redactedUrl = (url: string) => url.replace(/\/\/([^@/]*)@/, '//***@
  * Connects to the Redis at `url` and checks the seed options it records (recording them at the
  * first start). Another instance's options stop this one: its records lie over another seed.
  */
-export async function openRedis(url: string, seed: FileSeed, maxTenants: number): Promise<SharedBackend> {
+export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
   const where = redactedUrl(url)
   const client = await connect(url, where)
   try {
@@ -39,7 +39,7 @@ export async function openRedis(url: string, seed: FileSeed, maxTenants: number)
     client.disconnect()
     throw error
   }
-  return redisBackend(client, maxTenants)
+  return redisBackend(client, maxTenants, limits)
 }
 
 /** ioredis is loaded only for --redis: a start in memory or on a file never reads it. */
@@ -64,7 +64,19 @@ function keysOf(tenant: string) {
   return { base, meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
 }
 
-export function redisBackend(client: RedisClient, maxTenants: number): SharedBackend {
+export interface RedisLimits {
+  /**
+   * The largest change (JSON characters) kept in a tenant's list as it is; a larger one (a whole
+   * state put) is listed as `reload`, and an instance behind it reads the tenant whole: the list
+   * stays small whatever the states put.
+   */
+  listedChange?: number
+}
+
+/** A change listed as `reload`: the instances behind it read the tenant again. */
+const RELOAD = 'reload'
+
+export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
   client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
   client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
   client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
@@ -94,7 +106,7 @@ export function redisBackend(client: RedisClient, maxTenants: number): SharedBac
         version,
         LOG_LENGTH,
         change.type,
-        JSON.stringify(change),
+        listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
@@ -105,8 +117,9 @@ export function redisBackend(client: RedisClient, maxTenants: number): SharedBac
 
     async since(tenant, version) {
       const keys = keysOf(tenant)
-      const answer = await scripts.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, version, keys.snap)
-      return updateOf(answer)
+      const ask = (held: number) => scripts.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, held, keys.snap)
+      const update = updateOf(await ask(version))
+      return update === RELOAD ? (updateOf(await ask(-1)) as TenantUpdate) : update
     },
 
     admits: (tenant) => admit(tenant, false),
@@ -127,10 +140,19 @@ const rowArguments = ({ kind, id, record, seq }: OverlayRow): string[] => [
   JSON.stringify(record),
 ]
 
-function updateOf([version, form, ...rest]: SinceAnswer): TenantUpdate {
+const listed = (change: Change, limit: number) => {
+  const json = JSON.stringify(change)
+  return json.length > limit ? RELOAD : json
+}
+
+/** The script's answer; `reload` when a change past the version held was too large to be listed. */
+function updateOf([version, form, ...rest]: SinceAnswer): TenantUpdate | typeof RELOAD {
   if (form === undefined) return { version, changes: [] }
   if (form === 'none') return { version, tenant: undefined }
-  if (form === 'changes') return { version, changes: (rest as string[]).map((entry) => JSON.parse(entry.slice(entry.indexOf('\n') + 1)) as Change) }
+  if (form === 'changes') {
+    const entries = (rest as string[]).map((entry) => entry.slice(entry.indexOf('\n') + 1))
+    return entries.includes(RELOAD) ? RELOAD : { version, changes: entries.map((entry) => JSON.parse(entry) as Change) }
+  }
   const [seed, rows, snapshots] = rest as [string, string[], [string, string, string[]][]]
   const saved: SavedSnapshot[] = snapshots.map(([name, createdAt, snapshotRows]) => ({ name, createdAt, rows: rowsOf(snapshotRows) }))
   return { version, tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: rowsOf(rows), snapshots: saved } }
