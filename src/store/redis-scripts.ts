@@ -5,7 +5,7 @@
  * Redis Cluster too. A tenant's keys, after its prefix `novu-mock:{tenant}:`:
  *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON)
  *   rows      hash: `kind id` → `seq\n record JSON` (the record `null`: a seeded one removed)
- *   log       list: `version\n change JSON`, the newest LOG_LENGTH changes
+ *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt
  *   snap:NAME hash: a snapshot's rows, as `rows`
  */
