@@ -61,7 +61,7 @@ async function connect(url: string, where: string): Promise<RedisClient> {
 /** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
 function keysOf(tenant: string) {
   const base = `${PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
-  return { base, meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
+  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
 }
 
 export interface RedisLimits {

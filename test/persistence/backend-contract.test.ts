@@ -99,8 +99,8 @@ async function everything(store: Store) {
   return seen
 }
 
+// Said once, by vitest.config.ts.
 const redisSkipped = redisTestsSkipped()
-if (redisSkipped) console.warn(redisSkipped)
 
 describe.each([
   ['SQLite', sqlite, false],

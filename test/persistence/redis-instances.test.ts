@@ -16,8 +16,8 @@ import { appendToken, fcmTokens, type Auth } from './helpers.ts'
  */
 type Instance = Awaited<ReturnType<typeof startCli>>
 
+// Said once, by vitest.config.ts.
 const skipped = redisTestsSkipped()
-if (skipped) console.warn(skipped)
 
 let redis: RedisServer
 let a: Instance
