@@ -156,6 +156,22 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     expect(run.stderr).toContain('this instance was started with --seed 99')
   })
 
+  it('answers 503 while its Redis cannot be reached, never a 500 or a hang', { timeout: 60_000 }, async () => {
+    const own = await startRedis()
+    const served = await instance(own.url)
+    const auth = freshTenant()
+    try {
+      expect((await appendToken(served.url, auth, 'before-redis-stopped')).status).toBe(200)
+      await own.stop()
+      for (const answer of [await appendToken(served.url, auth, 'while-redis-stopped'), await request(served.url).get('/v2/subscribers/demo-subscriber-1').set(auth)]) {
+        expect(answer.status).toBe(503)
+        await expectContract(answer.request.method === 'GET' ? 'getSubscriber' : 'upsertSubscriberCredentials', answer)
+      }
+    } finally {
+      await served.stop()
+    }
+  })
+
   it('stops a start whose Redis cannot be reached with one line, without the password', async () => {
     const run = await runCli(['--port', '0', '--redis', `redis://user:secret-password@127.0.0.1:${await freePort()}`])
     expect(run.code).not.toBe(0)
