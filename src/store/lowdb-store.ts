@@ -1,5 +1,5 @@
 import { Low, Memory } from 'lowdb'
-import { overlaid, putOver, rowsOfPut, rowsOfState } from './overlay.ts'
+import { overlaid, overlaidTenant, putOver, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
 import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend, type TenantSeed } from './store-backend.ts'
 import { StoreWriteFailed, TenantLimitReached, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
@@ -89,20 +89,23 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     if (made) return made
     const spec = seedSpecs.get(tenant)
     if (!spec) return shared
-    const data = tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
+    const data = await seedData(spec)
     db.data.seeds.set(tenant, data)
     return data
   }
+
+  /** A seed's records: the shared seed's, or made from a seed of its own. */
+  const seedData = async (spec: TenantSeed | undefined): Promise<TenantData> =>
+    spec === undefined ? shared : tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
 
   /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
   const load = async (tenant: string): Promise<void> => {
     const entry = unread.get(tenant)
     const seed = await seedOf(tenant)
     if (db.data.tenants.has(tenant)) return
-    db.data.tenants.set(tenant, entry ? overlaid(seed, entry.rows) : seed)
-    for (const snapshot of entry?.snapshots ?? []) {
-      snapshotsOf(tenant).set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
-    }
+    const { data, snapshots } = overlaidTenant(seed, entry)
+    db.data.tenants.set(tenant, data)
+    if (snapshots.size > 0) db.data.snapshots.set(tenant, snapshots)
     unread.delete(tenant)
   }
 
@@ -137,16 +140,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     versions.set(change.tenant, answer)
   }
 
-  /** A seed's records: the shared seed's, or made from a seed of its own. */
-  const seedData = async (spec: TenantSeed | undefined): Promise<TenantData> =>
-    spec === undefined ? shared : tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
-
-  /** A tenant stored in the shared backend, made in memory: its records and its snapshots. */
+  /** A tenant stored in the shared backend, made in memory: its seed, its records and its snapshots. */
   const madeOf = async (saved: SavedTenant | undefined) => {
     const seed = await seedData(saved?.seed)
-    const snapshots = new Map<string, Snapshot>()
-    for (const snapshot of saved?.snapshots ?? []) snapshots.set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
-    return { seed, data: saved ? overlaid(seed, saved.rows) : seed, snapshots }
+    return { seed, ...overlaidTenant(seed, saved) }
   }
 
   /** A held tenant brought up to the shared backend's version: what others changed replayed, or the tenant read again. */

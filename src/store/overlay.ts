@@ -1,7 +1,7 @@
 import { ConnectionIndex } from './connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
-import { RECORD_KINDS, type OverlayRow, type RecordKind } from './store-backend.ts'
+import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from './store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
 /** The records a transaction put, by kind and id. */
@@ -64,6 +64,13 @@ export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantDa
     messages: LayeredMap.with(data.messages, put('messages') as Map<string, StoredMessage>),
     connections: data.connections,
   }
+}
+
+/** A stored tenant over its seed: its records, and its snapshots in the order saved; the seed itself when nothing is stored. */
+export function overlaidTenant(seed: TenantData, saved: SavedTenant | undefined) {
+  const snapshots = new Map<string, { data: TenantData; createdAt: string }>()
+  for (const snapshot of saved?.snapshots ?? []) snapshots.set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
+  return { data: saved ? overlaid(seed, saved.rows) : seed, snapshots }
 }
 
 /** The tenant that `rows` make of `seed` (see StoreBackend for the order). Kinds without rows share the seed's. */
