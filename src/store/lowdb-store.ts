@@ -382,7 +382,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     async reset(tenant) {
       // A tenant the store does not hold is its seed already (a created one is always held), unless another process wrote it.
       if (!registry.has(tenant)) {
-        if (!remote) return
+        if (!remote || (await reached(remote.since(tenant, -1))).version === 0) return
         await holdForChange(tenant)
       }
       return changing(tenant, async () => {
