@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { browserTestsSkipped, CHROMIUM } from './test/helpers/chromium.ts'
+import { redisTestsSkipped } from './test/helpers/redis-server.ts'
 
 const skipped = browserTestsSkipped(process.env, existsSync(CHROMIUM))
 if (skipped) console.warn(skipped)
+const redisSkipped = redisTestsSkipped()
+if (redisSkipped) console.warn(redisSkipped)
 
 export default defineConfig({
   // Tests import the package root by its name, as a user's suite does; they run its sources

@@ -17,7 +17,7 @@ import autocannon from 'autocannon'
 import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { chromium, type Browser } from 'playwright-core'
-import { OPERATIONS } from './lib/operations.ts'
+import { OPERATIONS, requestOf } from './lib/operations.ts'
 import { cpuMs, HEADERS, NOVU_MOCK, PINNED, start, stop } from './lib/processes.ts'
 
 const SECONDS = Number(process.env.BENCH_INSPECTOR_SECONDS ?? 10)
@@ -61,17 +61,7 @@ function load(port: number): Promise<autocannon.Result> {
     connections: CONNECTIONS,
     duration: SECONDS,
     headers: HEADERS,
-    requests: [
-      {
-        method: op.method,
-        path: op.path(0),
-        setupRequest: (req) => {
-          const n = counter.n++
-          const body = op.body?.(n)
-          return { ...req, path: op.path(n), headers: { ...HEADERS }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
-        },
-      },
-    ],
+    requests: [requestOf(op, counter)],
   })
 }
 

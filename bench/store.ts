@@ -15,7 +15,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { probe, start, stop, type ServerDef } from './lib/processes.ts'
+import { writeTenantsInTurn } from './lib/operations.ts'
+import { start, stop, type ServerDef } from './lib/processes.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_STORE_CONNECTIONS ?? 200_000)
 const TENANTS = 20
@@ -32,35 +33,12 @@ const novu = (name: string, args: string[]): ServerDef => ({
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const headers = (tenant: number) => ({ Authorization: `ApiKey store-bench-${tenant}`, 'Content-Type': 'application/json' })
 
-/** The three writing operations in turn: credentials, mark-as, set-primary. */
-function writeOf(tenant: number, i: number): { method: string; path: string; body?: unknown } {
-  switch (i % 3) {
-    case 0:
-      return { method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: [`t${tenant}-${i}`] } } }
-    case 1:
-      return { method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: { messageId: '64f200000000000000000001', markAs: i % 2 ? 'read' : 'unread' } }
-    default:
-      return { method: 'POST', path: `/v1/integrations/${i % 2 ? '64f100000000000000000002' : '64f100000000000000000001'}/set-primary` }
-  }
-}
-
 /** 20 tenants writing in turn; the file they leave behind. */
 async function writes(file: string, volumeArgs: string[]): Promise<{ ms: number[]; refused: number }> {
   const running = await start(novu('novu-mock --db', ['--db', file, ...volumeArgs]), { pinned: false })
-  const ms: number[] = []
-  let refused = 0
-  // Every write goes one after another: a tenant's first write is its first change over the seed.
-  for (let i = 0; i < WRITES_PER_TENANT; i++) {
-    for (let tenant = 0; tenant < TENANTS; tenant++) {
-      const { method, path, body } = writeOf(tenant, i)
-      const started = performance.now()
-      const answer = await probe(running.port, method, path, body, headers(tenant))
-      ms.push(performance.now() - started)
-      if (!answer || answer.status >= 300) refused++
-    }
-  }
+  const written = await writeTenantsInTurn(running.port, TENANTS, WRITES_PER_TENANT, headers)
   await stop(running)
-  return { ms, refused }
+  return written
 }
 
 /** One request with no time limit: a whole state of 200,000 connections is tens of MB. */

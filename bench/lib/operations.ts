@@ -1,3 +1,6 @@
+import type autocannon from 'autocannon'
+import { HEADERS, probe } from './processes.ts'
+
 /** The five operations as the benches call them: every call of a write really writes. */
 const MESSAGE_IDS = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
 export interface Operation {
@@ -37,3 +40,49 @@ export const OPERATIONS: Operation[] = [
   },
 ]
 export const WRITE_OPERATIONS = OPERATIONS.filter((op) => op.method !== 'GET')
+
+/** `op` as autocannon sends it, each call numbered by `counter`. */
+export function requestOf(op: Operation, counter: { n: number }): autocannon.Request {
+  return {
+    method: op.method,
+    path: op.path(0),
+    setupRequest: (req) => {
+      const n = counter.n++
+      const body = op.body?.(n)
+      // A new object each time: autocannon writes the body's Content-Length into it.
+      return { ...req, path: op.path(n), headers: { ...HEADERS }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+    },
+  }
+}
+
+/**
+ * `tenants` tenants writing in turn, one write at a time, each tenant after the other, `rounds`
+ * times: how long each write took, and how many were refused. A tenant's first write is its first
+ * change over the seed.
+ */
+export async function writeTenantsInTurn(port: number, tenants: number, rounds: number, headers: (tenant: number) => Record<string, string>) {
+  const ms: number[] = []
+  let refused = 0
+  for (let i = 0; i < rounds; i++) {
+    for (let tenant = 0; tenant < tenants; tenant++) {
+      const { method, path, body } = writeInTurn(tenant, i)
+      const started = performance.now()
+      const answer = await probe(port, method, path, body, headers(tenant))
+      ms.push(performance.now() - started)
+      if (!answer || answer.status >= 300) refused++
+    }
+  }
+  return { ms, refused }
+}
+
+/** The three writing operations in turn (credentials, mark-as, set-primary): the `i`th write of a tenant. */
+function writeInTurn(tenant: number, i: number): { method: string; path: string; body?: unknown } {
+  switch (i % 3) {
+    case 0:
+      return { method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: [`t${tenant}-${i}`] } } }
+    case 1:
+      return { method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: { messageId: '64f200000000000000000001', markAs: i % 2 ? 'read' : 'unread' } }
+    default:
+      return { method: 'POST', path: `/v1/integrations/${i % 2 ? '64f100000000000000000002' : '64f100000000000000000001'}/set-primary` }
+  }
+}

@@ -22,6 +22,8 @@ export interface ServerConfig {
   maxTenants: number
   /** A database file (SQLite) keeping every tenant across restarts; in memory when absent. */
   db: string | undefined
+  /** A Redis URL: the state is kept there, shared by every instance started with it. */
+  redis: string | undefined
   /** Open connections at once; one more gets a 503 with Retry-After. */
   maxConnections?: number
   /** Time a client has to send its whole request (30 s); past it, a 408. */
@@ -52,6 +54,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   apiKeys: [],
   maxTenants: 1000,
   db: undefined,
+  redis: undefined,
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',

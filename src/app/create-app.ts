@@ -76,7 +76,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
     (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend: await storeFile?.backend(seed) }))
+  const backend = givenStore ? undefined : config.redis !== undefined ? await openRedisBackend(config) : await storeFile?.backend(seed)
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
@@ -133,6 +134,12 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
 /** The seed of a tenant created with options of its own. */
 const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
+
+/** Redis, loaded only for --redis; it must hold tenants made from the same seed options (docs/behaviour.md §7). */
+async function openRedisBackend(config: ServerConfig) {
+  const { openRedis } = await import('../store/redis-backend.ts')
+  return openRedis(config.redis!, await fileSeedOf(config), config.maxTenants)
+}
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {

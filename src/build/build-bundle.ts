@@ -22,8 +22,8 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
-  // A native module, loaded only with --db (docs/decisions.md): never bundled, required from node_modules.
-  external: ['better-sqlite3'],
+  // Loaded only with --db (a native module) or --redis (docs/decisions.md): never bundled, imported from node_modules.
+  external: ['better-sqlite3', 'ioredis'],
   // The bundled CommonJS modules (express's, pino's) call require; an ES module has none of its own.
   // The import is renamed: the bundle imports createRequire too, under its own name.
   banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },

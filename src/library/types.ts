@@ -30,6 +30,8 @@ export interface MockServerOptions {
   apiKeys?: readonly string[]
   /** A JSON file that keeps every tenant across restarts; in memory when absent. */
   db?: string
+  /** A `redis://` URL that keeps every tenant, shared by every server started with it (not with `db`). */
+  redis?: string
   /** Tenants kept at once; 1000 by default. */
   maxTenants?: number
   /** Calls kept per tenant in the request journal; 1000 by default. */

@@ -48,6 +48,7 @@ export function serverConfig(options: Options): ServerConfig {
     fixtures: fixturesOf(read('fixtures'), options('fixtures-mode')),
     apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
     db: read('db'),
+    redis: redisOf(options('redis'), read('db')),
     maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
     journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),
@@ -58,6 +59,13 @@ export function serverConfig(options: Options): ServerConfig {
     logLevel: oneOf<LogLevel>(options('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     corsOrigins: corsOf(options('cors-origins')),
   }
+}
+
+function redisOf(url: Given | undefined, db: string | undefined): string | undefined {
+  if (url === undefined) return undefined
+  if (db !== undefined) throw new UsageError(`${url.source} and --db keep the state in two places: give one of them`)
+  if (!/^rediss?:\/\/./.test(url.text)) throw new UsageError(`${url.source} must be a redis:// or rediss:// URL`)
+  return url.text
 }
 
 const isOn = (value: string | undefined) => value === '1' || value === 'true'

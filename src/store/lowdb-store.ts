@@ -1,11 +1,12 @@
 import { Low, Memory } from 'lowdb'
-import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
+import { overlaid, overlaidTenant, putOver, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
-import type { Change, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
-import { StoreWriteFailed, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
+import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend, type TenantSeed } from './store-backend.ts'
+import { StoreWriteFailed, TenantLimitReached, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
+import { readBatches } from './read-batches.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -32,14 +33,27 @@ export interface LowdbStoreOptions {
 }
 
 const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
+/** Conflicts one change may meet (other processes writing the tenant) before it is given up as failed. */
+const MAX_TRIES = 1000
+
+/** Another process changed the tenant first: the change is made again over the tenant as it now stands. */
+class VersionConflict extends Error {}
 
 /**
  * The store port on lowdb's Low<StoreData> in memory: the read path, with no I/O. With a backend,
  * each change is first stored there (store-backend.ts) and applied here only once durable; the
  * tenants an earlier run stored are made again from their seed and rows on first use.
+ *
+ * With a backend several processes share (SharedBackend), memory is a cache of the tenants this
+ * process serves: before each use of a tenant, what other processes changed is replayed (one
+ * round trip); each change is written over the version held, and made again over the tenant as it
+ * then stands when another process wrote first, so that no client ever sees the conflict.
  */
 export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {
   const { backend } = options
+  const remote = isShared(backend) ? backend : undefined
+  /** With a shared backend: the version of each tenant held in memory. */
+  const versions = new Map<string, number>()
   const shared = tenantDataFromState(options.seed)
   const db = new Low<StoreData>(new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
   const saved = backend ? await backend.load() : NOTHING_SAVED
@@ -75,20 +89,23 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     if (made) return made
     const spec = seedSpecs.get(tenant)
     if (!spec) return shared
-    const data = tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
+    const data = await seedData(spec)
     db.data.seeds.set(tenant, data)
     return data
   }
+
+  /** A seed's records: the shared seed's, or made from a seed of its own. */
+  const seedData = async (spec: TenantSeed | undefined): Promise<TenantData> =>
+    spec === undefined ? shared : tenantDataFromState('state' in spec ? spec.state : await options.seedFor(spec.options))
 
   /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
   const load = async (tenant: string): Promise<void> => {
     const entry = unread.get(tenant)
     const seed = await seedOf(tenant)
     if (db.data.tenants.has(tenant)) return
-    db.data.tenants.set(tenant, entry ? overlaid(seed, entry.rows) : seed)
-    for (const snapshot of entry?.snapshots ?? []) {
-      snapshotsOf(tenant).set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
-    }
+    const { data, snapshots } = overlaidTenant(seed, entry)
+    db.data.tenants.set(tenant, data)
+    if (snapshots.size > 0) db.data.snapshots.set(tenant, snapshots)
     unread.delete(tenant)
   }
 
@@ -107,10 +124,114 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   const persist = async (changes: Change[]): Promise<void> => {
     if (!backend) return
     try {
-      await backend.write(changes)
+      if (remote) for (const change of changes) await writeShared(change)
+      else await backend.write(changes)
     } catch (error) {
+      if (error instanceof VersionConflict || error instanceof TenantLimitReached) throw error
       throw new StoreWriteFailed(error)
     }
+  }
+
+  /** Writes a tenant's change over the version held (idempotency records stay in memory with a shared backend). */
+  const writeShared = async (change: Change): Promise<void> => {
+    if (change.type === 'keyRecord') return
+    const answer = await remote!.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
+    if (answer === 'conflict') throw new VersionConflict()
+    versions.set(change.tenant, answer)
+  }
+
+  /** A tenant stored in the shared backend, made in memory: its seed, its records and its snapshots. */
+  const madeOf = async (saved: SavedTenant | undefined) => {
+    const seed = await seedData(saved?.seed)
+    return { seed, ...overlaidTenant(seed, saved) }
+  }
+
+  /** A held tenant brought up to the shared backend's version: what others changed replayed, or the tenant read again. */
+  const sync = async (tenant: string): Promise<void> => {
+    const update = await reached(remote!.since(tenant, versions.get(tenant) ?? -1))
+    if ('changes' in update) {
+      for (const change of update.changes) await replay(tenant, change)
+    } else {
+      const { seed, data, snapshots } = await madeOf(update.tenant)
+      if (update.tenant?.seed) seedSpecs.set(tenant, update.tenant.seed)
+      else seedSpecs.delete(tenant)
+      db.data.seeds.set(tenant, seed)
+      db.data.tenants.set(tenant, data)
+      db.data.snapshots.set(tenant, snapshots)
+      if (update.tenant) registry.markWritten(tenant)
+      if (update.tenant?.seed || snapshots.size > 0) registry.pin(tenant)
+    }
+    versions.set(tenant, update.version)
+  }
+
+  /** Applies to memory a change another process stored. */
+  const replay = async (tenant: string, change: Change): Promise<void> => {
+    switch (change.type) {
+      case 'put':
+        return apply(tenant, putOver(dataOf(tenant), change.rows))
+      case 'replace':
+        return apply(tenant, overlaid(await seedOf(tenant), change.rows))
+      case 'createTenant':
+        seedSpecs.set(tenant, change.seed)
+        db.data.seeds.delete(tenant)
+        db.data.tenants.set(tenant, await seedOf(tenant))
+        return registry.pin(tenant)
+      case 'saveSnapshot':
+        return keepSnapshot(tenant, change.name, { data: dataOf(tenant), createdAt: change.createdAt })
+      case 'restoreSnapshot': {
+        const snapshot = db.data.snapshots.get(tenant)?.get(change.name)
+        return snapshot && apply(tenant, snapshot.data)
+      }
+      case 'deleteSnapshot':
+        return void db.data.snapshots.get(tenant)?.delete(change.name)
+      case 'keyRecord':
+        return
+    }
+  }
+
+  const keepSnapshot = (tenant: string, name: string, snapshot: Snapshot) => {
+    const snapshots = snapshotsOf(tenant)
+    snapshots.delete(name)
+    snapshots.set(name, snapshot)
+    // A tenant holding snapshots is never dropped to make room for another.
+    registry.pin(tenant)
+  }
+
+  /** The held tenant's records as they stand: loaded, and with a shared backend, up to its version there. */
+  const current = (tenant: string): Promise<void> | undefined => (remote ? sync(tenant) : loaded(tenant))
+
+  /** A change of the tenant, after its earlier ones; made again over the tenant as it stands when another process wrote first. */
+  const changing = <T>(tenant: string, attempt: () => Promise<T>): Promise<T> =>
+    serialized(tenant, async () => {
+      if (!remote) {
+        await loaded(tenant)
+        return attempt()
+      }
+      return attemptShared(tenant, attempt)
+    })
+
+  /**
+   * A change over the tenant as this process holds it, with no round trip first: a write is
+   * stored only if the tenant has not moved on (else it is read again and the change made again);
+   * an attempt that wrote nothing holds once a sync finds the tenant where it was.
+   */
+  const attemptShared = async <T>(tenant: string, attempt: () => Promise<T>): Promise<T> => {
+    let behind = !versions.has(tenant)
+    for (let tries = 1; tries <= MAX_TRIES; tries++) {
+      if (behind) await sync(tenant)
+      const before = versions.get(tenant)
+      try {
+        const result = await attempt()
+        if (versions.get(tenant) !== before) return result
+        await sync(tenant)
+        if (versions.get(tenant) === before) return result
+        behind = false
+      } catch (error) {
+        if (!(error instanceof VersionConflict)) throw error
+        behind = true
+      }
+    }
+    throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
   }
 
   /** Applies a change already stored. */
@@ -133,6 +254,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       db.data.tenants.delete(evicted)
       db.data.snapshots.delete(evicted)
       queues.delete(evicted)
+      versions.delete(evicted)
     }
     return created
   }
@@ -140,10 +262,34 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   /** Makes the store hold the tenant, its records in memory. */
   const hold = async (tenant: string, call: boolean): Promise<void> => {
     const created = admit(tenant, call)
+    if (remote) return created ? enter(tenant) : undefined
     if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return void db.data.tenants.set(tenant, shared)
     // Awaited only when there is something to wait for: every call opens its tenant.
     const pending = loaded(tenant)
     if (pending) await pending
+  }
+
+  /** A tenant new to this process, with a shared backend: within the bound over every process, and read from there. */
+  const enter = async (tenant: string): Promise<void> => {
+    try {
+      if (!(await reached(remote!.admits(tenant)))) throw new TenantLimitReached(options.maxTenants)
+      await serialized(tenant, () => sync(tenant))
+    } catch (error) {
+      registry.remove(tenant)
+      throw error
+    }
+  }
+
+  /** A shared backend's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
+  const reached = <T>(asked: Promise<T>): Promise<T> =>
+    asked.catch((error: unknown) => {
+      throw new StoreWriteFailed(error)
+    })
+
+  /** A tenant this process does not hold, as the shared backend has it, left unheld. */
+  const peek = async (tenant: string) => {
+    const update = await reached(remote!.since(tenant, -1))
+    return madeOf('tenant' in update ? update.tenant : undefined)
   }
 
   /** A change is about to be made: it is made to a tenant the store holds, and loaded. */
@@ -155,17 +301,26 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
    */
   const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> =>
     registry.has(tenant)
-      ? serialized(tenant, async () => {
-          await loaded(tenant)
-          return work(dataOf(tenant))
-        })
-      : Promise.resolve().then(() => work(shared))
+      ? remote
+        ? readShared(tenant, () => work(dataOf(tenant)))
+        : serialized(tenant, async () => {
+            await loaded(tenant)
+            return work(dataOf(tenant))
+          })
+      : remote
+        ? peek(tenant).then(({ data }) => work(data))
+        : Promise.resolve().then(() => work(shared))
 
-  /** A snapshot, without making an empty list for a tenant that has none. */
-  const snapshotOf = async (tenant: string, name: string): Promise<Snapshot | undefined> => {
-    if (registry.has(tenant)) await loaded(tenant)
-    return db.data.snapshots.get(tenant)?.get(name)
+  const readShared = readBatches(serialized, (tenant) => sync(tenant))
+
+  /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
+  const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
+    if (!registry.has(tenant)) return remote ? (await peek(tenant)).snapshots : undefined
+    await serialized(tenant, async () => current(tenant))
+    return db.data.snapshots.get(tenant)
   }
+
+  const snapshotOf = async (tenant: string, name: string) => (await snapshotsNow(tenant))?.get(name)
 
   const store: Store = {
     open(tenant) {
@@ -177,7 +332,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     transact(tenant, work) {
-      return serialized(tenant, async () => {
+      return changing(tenant, async () => {
         const data = dataOf(tenant)
         const tx = new PendingTransaction(data)
         const result = work(tx)
@@ -195,7 +350,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
     async importState(tenant, state) {
       await holdForChange(tenant)
-      return serialized(tenant, async () => {
+      return changing(tenant, async () => {
         const seed = await seedOf(tenant)
         const rows = rowsOfState(seed, state, nextSeq)
         await persist([{ type: 'replace', tenant, rows }])
@@ -206,13 +361,16 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     async createTenant(tenant, spec) {
       if (registry.has(tenant)) return undefined
       const seed = tenantDataFromState(await options.seedFor(spec))
-      if (registry.has(tenant)) return undefined
+      // With a shared backend, one another process created or wrote exists too.
+      if (registry.has(tenant) || (remote && (await reached(remote.since(tenant, -1))).version > 0)) return undefined
       admit(tenant, false)
       registry.pin(tenant)
       try {
         await persist([{ type: 'createTenant', tenant, seed: { options: spec } }])
       } catch (error) {
         registry.remove(tenant)
+        versions.delete(tenant)
+        if (error instanceof VersionConflict) return undefined
         throw error
       }
       seedSpecs.set(tenant, { options: spec })
@@ -222,10 +380,12 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async reset(tenant) {
-      // A tenant the store does not hold is its seed already (a created one is always held).
-      if (!registry.has(tenant)) return
-      return serialized(tenant, async () => {
-        await loaded(tenant)
+      // A tenant the store does not hold is its seed already (a created one is always held), unless another process wrote it.
+      if (!registry.has(tenant)) {
+        if (!remote || (await reached(remote.since(tenant, -1))).version === 0) return
+        await holdForChange(tenant)
+      }
+      return changing(tenant, async () => {
         const seed = await seedOf(tenant)
         await persist([{ type: 'replace', tenant, rows: [] }])
         apply(tenant, seed)
@@ -233,32 +393,29 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async resetAll() {
-      await Promise.all([...registry.keys()].map((tenant) => store.reset(tenant)))
+      const everywhere = remote ? await remote.tenants() : []
+      await Promise.all([...new Set([...registry.keys(), ...everywhere])].map((tenant) => store.reset(tenant)))
     },
 
     async saveSnapshot(tenant, name, at) {
       await holdForChange(tenant)
-      return serialized(tenant, async () => {
+      return changing(tenant, async () => {
         const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
         await persist([{ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt }])
-        const snapshots = snapshotsOf(tenant)
-        snapshots.delete(name)
-        snapshots.set(name, snapshot)
-        // A tenant holding snapshots is never dropped to make room for another.
-        registry.pin(tenant)
+        keepSnapshot(tenant, name, snapshot)
         return infoOf(name, snapshot)
       })
     },
 
     async listSnapshots(tenant) {
-      if (registry.has(tenant)) await loaded(tenant)
-      return [...(db.data.snapshots.get(tenant) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
+      return [...((await snapshotsNow(tenant)) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
     },
 
     async restoreSnapshot(tenant, name) {
-      // A tenant holding snapshots is pinned, so held: one the store does not hold has none.
+      // A tenant holding snapshots is pinned, so held; with a shared backend, held once restored.
       if (!(await snapshotOf(tenant, name))) return undefined
-      return serialized(tenant, async () => {
+      await holdForChange(tenant)
+      return changing(tenant, async () => {
         const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist([{ type: 'restoreSnapshot', tenant, name }])
@@ -269,7 +426,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
     async deleteSnapshot(tenant, name) {
       if (!(await snapshotOf(tenant, name))) return undefined
-      return serialized(tenant, async () => {
+      await holdForChange(tenant)
+      return changing(tenant, async () => {
         const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist([{ type: 'deleteSnapshot', tenant, name }])

@@ -1,7 +1,7 @@
 import { ConnectionIndex } from './connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
-import type { TenantState } from './records.ts'
-import { RECORD_KINDS, type OverlayRow, type RecordKind } from './store-backend.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
+import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from './store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
 /** The records a transaction put, by kind and id. */
@@ -53,6 +53,24 @@ export function rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =>
     for (const id of base.keys()) if (!kept.has(id)) rows.push({ kind, id, record: null, seq: 0 })
   }
   return rows
+}
+
+/** The tenant after a `put` change of `rows` (as PendingTransaction.commit makes it). */
+export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
+  const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
+  return {
+    subscribers: LayeredMap.with(data.subscribers, put('subscribers') as Map<string, StoredSubscriber>),
+    integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
+    messages: LayeredMap.with(data.messages, put('messages') as Map<string, StoredMessage>),
+    connections: data.connections,
+  }
+}
+
+/** A stored tenant over its seed: its records, and its snapshots in the order saved; the seed itself when nothing is stored. */
+export function overlaidTenant(seed: TenantData, saved: SavedTenant | undefined) {
+  const snapshots = new Map<string, { data: TenantData; createdAt: string }>()
+  for (const snapshot of saved?.snapshots ?? []) snapshots.set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
+  return { data: saved ? overlaid(seed, saved.rows) : seed, snapshots }
 }
 
 /** The tenant that `rows` make of `seed` (see StoreBackend for the order). Kinds without rows share the seed's. */

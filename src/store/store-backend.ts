@@ -2,9 +2,9 @@ import type { TenantState } from './records.ts'
 import type { KeyRecord, SeedSpec } from './store.ts'
 
 /**
- * The write path of the store: the contract a durable backend implements (SQLite here; Redis
- * next). The in-memory engine (lowdb-store.ts) stays the read path; the backend stores what makes
- * that memory again after a restart, and nothing else.
+ * The write path of the store: the contract a durable backend implements (SQLite; Redis, shared
+ * by several processes: SharedBackend below). The in-memory engine (lowdb-store.ts) stays the
+ * read path; the backend stores what makes that memory again after a restart, and nothing else.
  *
  * What is stored. The seed options (`SeedSpec`) of the tenants that start from the shared seed, and
  * for each tenant created through the admin API its own; then, per tenant, only its changes over
@@ -88,3 +88,29 @@ export interface SavedStore {
   /** Unexpired idempotency records, oldest first. */
   keyRecords: { tenant: string; record: KeyRecord }[]
 }
+
+/**
+ * A backend several processes share (Redis). Each process keeps its engine as a cache of the
+ * tenants it serves; every tenant has a version there, raised by each change. Before it answers
+ * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
+ * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
+ * so that two processes never both write over the same version (docs/decisions.md). The changes
+ * are those of StoreBackend, rows and all; `write` is left to idempotency records.
+ */
+export interface SharedBackend extends StoreBackend {
+  /** What changed in the tenant after `version` (-1: nothing held yet), or, when that is no longer kept, the whole tenant. */
+  since(tenant: string, version: number): Promise<TenantUpdate>
+  /** Stores the tenant's change over `version`; answers the new version, or `conflict` when the tenant is past `version`. A tenant's first change throws TenantLimitReached when the bound is full. */
+  writeAt(tenant: string, version: number, change: Change): Promise<number | 'conflict'>
+  /** Whether a tenant may be served: it has state, or there is room for one more over every process (`--max-tenants`). */
+  admits(tenant: string): Promise<boolean>
+  /** Every tenant with state, over every process. */
+  tenants(): Promise<string[]>
+}
+
+export type TenantUpdate =
+  | { version: number; changes: Change[] }
+  /** The whole tenant; undefined when it has no state (its version is 0). */
+  | { version: number; tenant: SavedTenant | undefined }
+
+export const isShared = (backend: StoreBackend | undefined): backend is SharedBackend => backend !== undefined && 'writeAt' in backend

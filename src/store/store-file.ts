@@ -5,15 +5,12 @@ import { readJsonStore } from './json-store-file.ts'
 import type { TenantState } from './records.ts'
 import { SCHEMA, sqliteBackend } from './sqlite-backend.ts'
 import type { StoreBackend } from './store-backend.ts'
-import { StoreFileError, type SeedSpec } from './store.ts'
+import { StoreFileError } from './store.ts'
+import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
+
+export type { FileSeed }
 
 type Database = BetterSqlite3.Database
-
-/** What a store file records of the seed its tenants' rows lie over. */
-export interface FileSeed extends SeedSpec {
-  /** The user's fixtures under the seed, and a digest of their content. */
-  fixtures?: { dir: string; mode: 'merge' | 'replace'; digest: string } | undefined
-}
 
 /** A store file, open and locked, before its tenants are read: they need the seed, which needs its options. */
 export interface StoreFile {
@@ -40,28 +37,15 @@ export async function openStoreFile(file: string, requested: FileSeed, warn: (li
   if (content === 'json') {
     const backend = async (seed: TenantState) => {
       const backup = await convertJsonStore(Database, file, requested, seed)
-      warn(`${file} was a JSON store: converted to SQLite, with the seed options given (${describe(requested)}); the JSON file is kept as ${backup}`)
+      warn(`${file} was a JSON store: converted to SQLite, with the seed options given (${describeSeed(requested)}); the JSON file is kept as ${backup}`)
       return sqliteBackend(open(Database, file, requested))
     }
     return { seed: requested, backend }
   }
   const db = open(Database, file, requested)
   const stored = JSON.parse(db.prepare<[], string>(`SELECT value FROM meta WHERE name = 'seed'`).pluck().get()!) as FileSeed
-  if (!sameSeed(stored, requested)) warn(`${file} was written with the seed options ${describe(stored)}; using them, not the ${describe(requested)} given`)
+  if (!sameSeed(stored, requested)) warn(`${file} was written with the seed options ${describeSeed(stored)}; using them, not the ${describeSeed(requested)} given`)
   return { seed: stored, backend: async () => sqliteBackend(db) }
-}
-
-/** The options as a start compares them: a missing `demo` or `messages` is its default. */
-const canonical = (seed: FileSeed) =>
-  JSON.stringify([seed.seed, seed.demo ?? false, seed.subscribers, seed.channelConnections, seed.messages ?? null, seed.fixtures ?? null])
-const sameSeed = (a: FileSeed, b: FileSeed) => canonical(a) === canonical(b)
-
-/** As the flags say it: `--seed 1 --subscribers 50 …`. */
-function describe(seed: FileSeed): string {
-  const flags = [`--seed ${seed.seed}`, ...(seed.demo ? ['--demo'] : []), `--subscribers ${seed.subscribers}`, `--connections ${seed.channelConnections}`]
-  if (seed.messages !== undefined) flags.push(`--messages ${seed.messages}`)
-  if (seed.fixtures) flags.push(`--fixtures ${seed.fixtures.dir} --fixtures-mode ${seed.fixtures.mode}`)
-  return flags.join(' ')
 }
 
 function contentOf(file: string): 'new' | 'sqlite' | 'json' {

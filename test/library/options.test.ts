@@ -24,8 +24,8 @@ function usageError(options: Record<string, unknown>): string {
   throw new Error('expected a usage error')
 }
 
-// Required: the compiler fails this file when an option is missing from it.
-const EVERY_OPTION: Required<MockServerOptions> = {
+// Required: the compiler fails this file when an option is missing from it. `redis` excludes `db`: it has a test of its own.
+const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
   port: 4321,
   host: '127.0.0.2',
   seed: 7,
@@ -59,7 +59,15 @@ const EVERY_FLAG = [
 
 describe('MockServerOptions, read by the CLI’s parser', () => {
   it('has one option per flag of start but --config', () => {
-    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 1)
+    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 2)
+  })
+
+  it('takes redis as --redis, and never with db', () => {
+    const url = 'redis://user:secret@127.0.0.1:6380/2'
+    expect(serverConfigOf({ redis: url })).toEqual({ ...cliConfig(['--redis', url]), port: 0, logLevel: 'silent' })
+    expect(serverConfigOf({ redis: url }).redis).toBe(url)
+    expect(usageError({ redis: url, db: 'state.db' })).toBe('startMockServer: option "redis" and option "db" keep the state in two places: give one of them')
+    expect(usageError({ redis: 'http://127.0.0.1:6379' })).toBe('startMockServer: option "redis" must be a redis:// or rediss:// URL')
   })
 
   it('gives the config the same flags give', () => {

@@ -1,25 +1,49 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedState } from '../../src/seed/generators/seed.ts'
 import { createLowdbStore } from '../../src/store/lowdb-store.ts'
 import type { TenantState } from '../../src/store/records.ts'
+import { openRedis } from '../../src/store/redis-backend.ts'
 import { openStoreFile } from '../../src/store/store-file.ts'
+import type { StoreBackend } from '../../src/store/store-backend.ts'
 import type { SeedSpec, Store } from '../../src/store/store.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { dbFile } from './helpers.ts'
 
 /**
  * The store backend's contract (src/store/store-backend.ts): whatever the changes, a store opened
- * again on the file holds what the store that wrote it held, records in the same order. Any
- * backend (SQLite here, Redis next) must pass this.
+ * again on the same backend holds what the store that wrote it held, records in the same order.
+ * Every backend must pass this: SQLite, and Redis (where the second store is a second instance).
  */
 const SEED: SeedSpec = { seed: 1, subscribers: 6, channelConnections: 5 }
 const OWN_SEED: SeedSpec = { seed: 2, subscribers: 3, channelConnections: 2 }
 const TENANTS = ['a', 'b', 'created'] as const
 const seed = seedState(SEED)
 
-async function openStore(file: string): Promise<Store> {
-  const opened = await openStoreFile(file, SEED, () => undefined)
-  return createLowdbStore({ seed, maxTenants: 10, seedFor: async (spec) => seedState(spec), backend: await opened.backend(seed) })
+/** A backend under test: `fresh` names an empty one, `open` makes a store on it. */
+interface Backend {
+  fresh(): Promise<string>
+  open(where: string): Promise<Store>
+}
+
+const storeOn = async (backend: StoreBackend) =>
+  createLowdbStore({ seed, maxTenants: 10, seedFor: async (spec) => seedState(spec), backend })
+
+const sqlite: Backend = {
+  fresh: async () => dbFile(),
+  open: async (file) => storeOn(await (await openStoreFile(file, SEED, () => undefined)).backend(seed)),
+}
+
+let redisServer: RedisServer | undefined
+const redis: Backend = {
+  async fresh() {
+    const client = new Redis(redisServer!.url)
+    await client.flushall()
+    client.disconnect()
+    return redisServer!.url
+  },
+  open: async (url) => storeOn(await openRedis(url, SEED, 10)),
 }
 
 type Step = (store: Store, tenant: string) => Promise<unknown>
@@ -51,6 +75,9 @@ const STEPS: Record<string, (n: number) => Step> = {
     if (n % 3 === 0) state.integrations.reverse()
     await store.importState(tenant, state)
   },
+  // Changes nothing: its answer is what the tenant holds.
+  'read through a transaction': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => tx.message(`64f9${String(n % 2).padStart(20, '0')}`)?.content ?? null),
   reset: () => (store, tenant) => store.reset(tenant),
   'save a snapshot': (n) => (store, tenant) => store.saveSnapshot(tenant, `s${n % 3}`, new Date(Date.UTC(2030, 1, 1, 0, n))),
   'restore a snapshot': (n) => (store, tenant) => store.restoreSnapshot(tenant, `s${n % 3}`),
@@ -72,11 +99,25 @@ async function everything(store: Store) {
   return seen
 }
 
-describe('the store backend contract', () => {
-  it('a store opened again on the file holds what was written, in the same order', { timeout: 120_000 }, async () => {
+// Said once, by vitest.config.ts.
+const redisSkipped = redisTestsSkipped()
+
+describe.each([
+  ['SQLite', sqlite, false],
+  ['Redis', redis, redisSkipped !== undefined],
+] as const)('the store backend contract on %s', (_name, backend, skipped) => {
+  beforeAll(async () => {
+    if (backend === redis && !skipped) redisServer = await startRedis()
+  })
+  afterAll(async () => {
+    if (backend === redis) await redisServer?.stop()
+  })
+  const openStore = (where: string) => backend.open(where)
+
+  it.skipIf(skipped)('a store opened again on the backend holds what was written, in the same order', { timeout: 180_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
-        const file = dbFile()
+        const file = await backend.fresh()
         const first = await openStore(file)
         expect(await first.createTenant('created', OWN_SEED)).toBeDefined()
         for (const tenant of TENANTS) await first.open(tenant)
@@ -101,6 +142,47 @@ describe('the store backend contract', () => {
         await second.close()
       }),
       { numRuns: 100 },
+    )
+  })
+})
+
+/**
+ * Two instances on one Redis, each step through either (and some steps through both at once),
+ * hold after every run what one store in memory holds after the same steps: what each replays of
+ * the other's changes makes the same records, in the same order, as making them itself.
+ */
+describe.skipIf(redisSkipped !== undefined)('two instances on one Redis', () => {
+  beforeAll(async () => {
+    redisServer = await startRedis()
+  })
+  afterAll(async () => {
+    await redisServer?.stop()
+  })
+
+  // Half the runs list no change but the smallest: the instances behind read the tenant whole.
+  const listedChange = fc.constantFrom(64 * 1024, 400)
+  const sides = fc.array(fc.tuple(stepName, fc.nat(40), fc.constantFrom<Tenant>(...TENANTS), fc.boolean()), { minLength: 1, maxLength: 25 })
+
+  it('hold what one store in memory holds after the same steps', { timeout: 180_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(sides, listedChange, async (steps, limit) => {
+        const url = await redis.fresh()
+        const open = async () => storeOn(await openRedis(url, SEED, 10, { listedChange: limit }))
+        const [first, second] = [await open(), await open()]
+        const alone = await createLowdbStore({ seed, maxTenants: 10, seedFor: async (spec) => seedState(spec) })
+        for (const store of [first, alone]) expect(await store.createTenant('created', OWN_SEED)).toBeDefined()
+        expect(await second.createTenant('created', OWN_SEED)).toBeUndefined()
+        for (const tenant of TENANTS) for (const store of [first, second, alone]) await store.open(tenant)
+        for (const [name, n, tenant, onFirst] of steps) {
+          const answer = await STEPS[name]!(n)(onFirst ? first : second, tenant)
+          expect(answer).toEqual(await STEPS[name]!(n)(alone, tenant))
+        }
+        const expected = await everything(alone)
+        expect(await everything(first)).toEqual(expected)
+        expect(await everything(second)).toEqual(expected)
+        await Promise.all([first.close(), second.close(), alone.close()])
+      }),
+      { numRuns: 60 },
     )
   })
 })

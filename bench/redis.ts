@@ -1,0 +1,99 @@
+/**
+ * --redis against memory (issue 35), printed as numbers, not checked:
+ * - each of the five operations at 50 connections for BENCH_REDIS_SECONDS (5) on one instance in
+ *   memory and one on Redis: answers per second, median and 99th percentile;
+ * - 20 tenants of BENCH_REDIS_CONNECTIONS (200,000) connections each writing in turn through
+ *   Redis: median and slowest write, and how many were refused;
+ * - a page of the connection list (limit 10) at BENCH_REDIS_LARGE (1,000,000) connections against
+ *   1,000, on Redis, the tenant written first: median of 200 pages each, and their ratio.
+ *
+ * It starts its own redis-server (Debian's) on a free port.
+ *   npm run bench:redis
+ *   BENCH_REDIS_CONNECTIONS=20000 BENCH_REDIS_LARGE=100000 npm run bench:redis   # quicker
+ */
+import autocannon from 'autocannon'
+import { startRedis } from '../test/helpers/redis-server.ts'
+import { OPERATIONS, requestOf, writeTenantsInTurn, type Operation } from './lib/operations.ts'
+import { HEADERS, probe, start, stop, type ServerDef } from './lib/processes.ts'
+
+const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
+const CONNECTIONS = Number(process.env.BENCH_REDIS_CONNECTIONS ?? 200_000)
+const LARGE = Number(process.env.BENCH_REDIS_LARGE ?? 1_000_000)
+const TENANTS = 20
+const WRITES_PER_TENANT = 50
+const PAGES = 200
+
+const novu = (name: string, args: string[]): ServerDef => ({
+  name,
+  command: (port) => [process.execPath, 'bin/novu-mock.js', '--port', String(port), '--log-level', 'warn', '--response-validation', 'off', ...args],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+})
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const round = (n: number) => Math.round(n * 100) / 100
+
+/** One operation at 50 connections: answers per second and latencies (ms). */
+async function load(port: number, op: Operation): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 50, duration: SECONDS, headers: HEADERS, requests: [requestOf(op, { n: 0 })] })
+  return { rps: Math.round(result['2xx'] / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx }
+}
+
+async function perOperation(redisUrl: string): Promise<void> {
+  console.log(`\nEach operation at 50 connections, ${SECONDS} s (answers/s, p50 ms, p99 ms, non-2xx):`)
+  for (const [name, args] of [
+    ['in memory', []],
+    ['on Redis', ['--redis', redisUrl]],
+  ] as const) {
+    const running = await start(novu(name, [...args]), { pinned: false })
+    for (const op of OPERATIONS) {
+      const result = await load(running.port, op)
+      console.log(`  ${name.padEnd(10)} ${op.name.padEnd(30)} ${String(result.rps).padStart(6)}/s  p50 ${result.p50}  p99 ${result.p99}  non-2xx ${result.non2xx}`)
+    }
+    await stop(running)
+  }
+}
+
+const tenantHeaders = (tenant: string) => ({ ...HEADERS, Authorization: `ApiKey ${tenant}` })
+
+async function writesAtSize(redisUrl: string): Promise<void> {
+  const running = await start(novu('novu-mock --redis', ['--redis', redisUrl, '--connections', String(CONNECTIONS)]), { pinned: false })
+  const { ms, refused } = await writeTenantsInTurn(running.port, TENANTS, WRITES_PER_TENANT, (tenant) => tenantHeaders(`redis-bench-${tenant}`))
+  await stop(running)
+  console.log(`\n${TENANTS} tenants of ${CONNECTIONS.toLocaleString('en')} connections writing in turn through Redis, ${ms.length} writes:`)
+  console.log(`  median ${round(median(ms))} ms, slowest ${round(Math.max(...ms))} ms, refused ${refused}`)
+}
+
+/** Median time of a page of 10 connections for a written tenant of `connections` connections. */
+async function pageAt(redisUrl: string, connections: number): Promise<number> {
+  const running = await start(novu(`novu-mock --redis --connections ${connections}`, ['--redis', redisUrl, '--connections', String(connections)]), { pinned: false })
+  const headers = tenantHeaders(`page-bench-${connections}`)
+  await probe(running.port, 'PATCH', '/v1/subscribers/demo-subscriber-1/credentials', { providerId: 'fcm', credentials: { deviceTokens: ['written'] } }, headers)
+  const ms: number[] = []
+  for (let i = 0; i < PAGES; i++) {
+    const started = performance.now()
+    const answer = await probe(running.port, 'GET', '/v1/channel-connections?limit=10', undefined, headers)
+    if (answer?.status !== 200) throw new Error(`a page answered ${answer?.status}`)
+    ms.push(performance.now() - started)
+  }
+  await stop(running)
+  return median(ms)
+}
+
+const redis = await startRedis()
+/** Empties Redis: an instance started with other seed options than those recorded would refuse to start. */
+const emptied = async () => {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(redis.url)
+  await client.flushall()
+  client.disconnect()
+  return redis.url
+}
+try {
+  await perOperation(await emptied())
+  await writesAtSize(await emptied())
+  const small = await pageAt(await emptied(), 1_000)
+  const large = await pageAt(await emptied(), LARGE)
+  console.log(`\nA page of 10 connections on Redis: ${round(small)} ms at 1,000, ${round(large)} ms at ${LARGE.toLocaleString('en')}: ${round(large / small)}×`)
+} finally {
+  await redis.stop()
+}

@@ -1,0 +1,172 @@
+import type { Redis as RedisClient } from 'ioredis'
+import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
+import { ADMIT, LOG_LENGTH, SINCE, WRITE } from './redis-scripts.ts'
+import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
+import { StoreFileError, TenantLimitReached } from './store.ts'
+
+const PREFIX = 'novu-mock'
+const TENANTS_KEY = `${PREFIX}:tenants`
+const SEED_KEY = `${PREFIX}:seed`
+
+/** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
+interface Scripts {
+  novuWrite(...args: (string | number)[]): Promise<number>
+  novuSince(...args: (string | number)[]): Promise<SinceAnswer>
+  novuAdmit(key: string, tenant: string, max: number, claim: string): Promise<number>
+}
+type Nested = string | number | null | Nested[]
+type SinceAnswer = [number, ...Nested[]]
+
+/** A URL without its password, fit for a message. */
+export const redactedUrl = (url: string) => url.replace(/\/\/([^@/]*)@/, '//***@')
+
+/**
+ * Connects to the Redis at `url` and checks the seed options it records (recording them at the
+ * first start). Another instance's options stop this one: its records lie over another seed.
+ */
+export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+  const where = redactedUrl(url)
+  const client = await connect(url, where)
+  try {
+    await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
+    const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
+    if (!sameSeed(stored, seed)) {
+      throw new StoreFileError(
+        `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,
+      )
+    }
+  } catch (error) {
+    client.disconnect()
+    throw error
+  }
+  return redisBackend(client, maxTenants, limits)
+}
+
+/** ioredis is loaded only for --redis: a start in memory or on a file never reads it. */
+async function connect(url: string, where: string): Promise<RedisClient> {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 2 })
+  // Once running, a lost connection is reported through the commands that fail (503); at the start, it stops the start.
+  let cause: Error | undefined
+  client.on('error', (error: Error) => void (cause ??= error))
+  try {
+    await client.connect()
+    return client
+  } catch (error) {
+    client.disconnect()
+    throw new StoreFileError(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
+  }
+}
+
+/** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
+function keysOf(tenant: string) {
+  const base = `${PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
+  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
+}
+
+export interface RedisLimits {
+  /**
+   * The largest change (JSON characters) kept in a tenant's list as it is; a larger one (a whole
+   * state put) is listed as `reload`, and an instance behind it reads the tenant whole: the list
+   * stays small whatever the states put.
+   */
+  listedChange?: number
+}
+
+/** A change listed as `reload`: the instances behind it read the tenant again. */
+const RELOAD = 'reload'
+
+export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
+  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
+  client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
+  client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
+  const scripts = client as unknown as Scripts
+  const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
+
+  return {
+    // Nothing is read at the start: each tenant is read when first served.
+    load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
+
+    async write(changes) {
+      // Only idempotency records reach here (issue 36 moves them to Redis); each tenant's change goes through writeAt.
+      if (changes.some((change) => change.type !== 'keyRecord')) throw new Error('a shared backend stores changes through writeAt')
+    },
+
+    async writeAt(tenant, version, change) {
+      if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
+      const keys = keysOf(tenant)
+      const name = 'name' in change ? change.name : ''
+      const answer = await scripts.novuWrite(
+        keys.meta,
+        keys.rows,
+        keys.log,
+        keys.snapshots,
+        keys.snapshotAt,
+        `${keys.snap}${name}`,
+        version,
+        LOG_LENGTH,
+        change.type,
+        listed(change, listedChange),
+        name,
+        change.type === 'saveSnapshot' ? change.createdAt : '',
+        change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
+        ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
+      )
+      return answer === -1 ? 'conflict' : answer
+    },
+
+    async since(tenant, version) {
+      const keys = keysOf(tenant)
+      const ask = (held: number) => scripts.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, held, keys.snap)
+      const update = updateOf(await ask(version))
+      return update === RELOAD ? (updateOf(await ask(-1)) as TenantUpdate) : update
+    },
+
+    admits: (tenant) => admit(tenant, false),
+
+    async tenants() {
+      return client.smembers(TENANTS_KEY)
+    },
+
+    async close() {
+      await client.quit().catch(() => client.disconnect())
+    },
+  }
+}
+
+const rowArguments = ({ kind, id, record, seq }: OverlayRow): string[] => [
+  `${kind} ${id}`,
+  seq === undefined ? 'keep' : seq > 0 ? 'new' : '0',
+  JSON.stringify(record),
+]
+
+const listed = (change: Change, limit: number) => {
+  const json = JSON.stringify(change)
+  return json.length > limit ? RELOAD : json
+}
+
+/** The script's answer; `reload` when a change past the version held was too large to be listed. */
+function updateOf([version, form, ...rest]: SinceAnswer): TenantUpdate | typeof RELOAD {
+  if (form === undefined) return { version, changes: [] }
+  if (form === 'none') return { version, tenant: undefined }
+  if (form === 'changes') {
+    const entries = (rest as string[]).map((entry) => entry.slice(entry.indexOf('\n') + 1))
+    return entries.includes(RELOAD) ? RELOAD : { version, changes: entries.map((entry) => JSON.parse(entry) as Change) }
+  }
+  const [seed, rows, snapshots] = rest as [string, string[], [string, string, string[]][]]
+  const saved: SavedSnapshot[] = snapshots.map(([name, createdAt, snapshotRows]) => ({ name, createdAt, rows: rowsOf(snapshotRows) }))
+  return { version, tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: rowsOf(rows), snapshots: saved } }
+}
+
+/** A rows hash, as HGETALL lists it: field, value, field, value… */
+function rowsOf(flat: string[]): OverlayRow[] {
+  const rows: OverlayRow[] = []
+  for (let i = 0; i < flat.length; i += 2) {
+    const field = flat[i]!
+    const value = flat[i + 1]!
+    const space = field.indexOf(' ')
+    const newline = value.indexOf('\n')
+    rows.push({ kind: field.slice(0, space) as RecordKind, id: field.slice(space + 1), seq: Number(value.slice(0, newline)), record: JSON.parse(value.slice(newline + 1)) as object | null })
+  }
+  return rows
+}

@@ -1,0 +1,213 @@
+import { once } from 'node:events'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, startCli } from '../helpers/cli.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { freePort } from '../helpers/free-port.ts'
+import { readState } from '../helpers/read-state.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
+import { freshTenant } from '../helpers/start-test-server.ts'
+import { appendToken, fcmTokens, type Auth } from './helpers.ts'
+
+/**
+ * Several instances of the built CLI on one Redis, all started here (docs/behaviour.md §7): what
+ * one acknowledges the next read on another sees, the invariants of §2 hold under writes spread
+ * over them, and one killed with SIGKILL leaves the others answering with every acknowledged write.
+ */
+type Instance = Awaited<ReturnType<typeof startCli>>
+
+// Said once, by vitest.config.ts.
+const skipped = redisTestsSkipped()
+
+let redis: RedisServer
+let a: Instance
+let b: Instance
+const started: Instance[] = []
+
+const instance = async (url: string, ...flags: string[]) => {
+  const served = await startCli(['--port', '0', '--log-level', 'silent', '--redis', url, ...flags])
+  started.push(served)
+  return served
+}
+
+beforeAll(async () => {
+  if (skipped) return
+  redis = await startRedis()
+  ;[a, b] = await Promise.all([instance(redis.url), instance(redis.url)])
+})
+afterAll(async () => {
+  const running = started.filter(({ child }) => child.exitCode === null && child.signalCode === null)
+  await Promise.all(running.map((served) => served.stop()))
+  await redis?.stop()
+})
+
+/** The subscribers a tenant is seeded with. */
+const subscriberIds = async (url: string, auth: Auth) => (await readState(url, auth)).subscribers.map((s) => s.subscriberId)
+
+describe.skipIf(skipped)('several instances on one Redis', () => {
+  it('a write acknowledged by one instance is seen by the next read on the other', async () => {
+    const auth = freshTenant()
+    expect((await appendToken(a.url, auth, 'written-on-a')).status).toBe(200)
+    expect(await fcmTokens(b.url, auth)).toContain('written-on-a')
+    expect((await appendToken(b.url, auth, 'written-on-b')).status).toBe(200)
+    expect(await fcmTokens(a.url, auth)).toEqual(expect.arrayContaining(['written-on-a', 'written-on-b']))
+  })
+
+  it('answers 200 to 200 concurrent appends spread over two instances, and loses none', { timeout: 60_000 }, async () => {
+    const auth = freshTenant()
+    // Four subscribers: a channel holds at most 100 tokens (docs/behaviour.md §2.1).
+    const subscribers = (await subscriberIds(a.url, auth)).slice(0, 4)
+    const sent = Array.from({ length: 200 }, (_, i) => ({ on: i % 2 === 0 ? a : b, token: `spread-${i}`, subscriberId: subscribers[i % 4]! }))
+    const answers = await Promise.all(sent.map(({ on, token, subscriberId }) => appendToken(on.url, auth, token, subscriberId)))
+    expect(answers.map((answer) => answer.status)).toEqual(sent.map(() => 200))
+    for (const on of [a, b]) {
+      for (const subscriberId of subscribers) {
+        const tokens = await fcmTokens(on.url, auth, subscriberId)
+        expect(tokens).toEqual(expect.arrayContaining(sent.filter((s) => s.subscriberId === subscriberId).map((s) => s.token)))
+        expect(new Set(tokens).size).toBe(tokens.length)
+      }
+    }
+  })
+
+  it('leaves one active primary per channel after concurrent set-primary calls over both', async () => {
+    const auth = freshTenant()
+    const ids = ['64f100000000000000000001', '64f100000000000000000002', '64f100000000000000000004', '64f100000000000000000005']
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => request((i % 2 ? a : b).url).post(`/v1/integrations/${ids[i % 4]}/set-primary`).set(auth)))
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([])
+    for (const on of [a, b]) {
+      const { integrations } = await readState(on.url, auth)
+      for (const channel of ['email', 'sms']) {
+        const primaries = integrations.filter((i) => i.channel === channel && i.primary)
+        expect(primaries).toHaveLength(1)
+        expect(primaries[0]!.active).toBe(true)
+      }
+    }
+  })
+
+  it('keeps read ⇒ seen over concurrent mark-as calls over both', async () => {
+    const auth = freshTenant()
+    const states = ['read', 'seen', 'unread', 'unseen']
+    const ids = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        request((i % 2 ? a : b).url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: ids.slice(i % 5, (i % 5) + 4), markAs: states[i % 4] }),
+      ),
+    )
+    expect(answers.filter((answer) => answer.status !== 201)).toEqual([])
+    const { messages } = await readState(b.url, auth)
+    expect(messages.filter((m) => m.read && !m.seen)).toEqual([])
+    expect(messages.some((m) => m.read || m.seen)).toBe(true)
+  })
+
+  it('restores through one instance a snapshot saved through the other', async () => {
+    const auth = freshTenant()
+    expect((await appendToken(a.url, auth, 'before-snapshot')).status).toBe(200)
+    const saved = await request(a.url).post('/__admin/snapshots').set(auth).send({ name: 'shared' })
+    expect(saved.status).toBe(201)
+    expect((await appendToken(b.url, auth, 'after-snapshot')).status).toBe(200)
+    const listed = await request(b.url).get('/__admin/snapshots').set(auth)
+    expect(listed.body.snapshots.map((s: { name: string }) => s.name)).toEqual(['shared'])
+    const restored = await request(b.url).post('/__admin/snapshots/shared/restore').set(auth)
+    expect(restored.status).toBe(200)
+    await expectContract('restoreSnapshot', restored, 'admin')
+    expect(await fcmTokens(a.url, auth)).toEqual(expect.arrayContaining(['before-snapshot']))
+    expect(await fcmTokens(a.url, auth)).not.toContain('after-snapshot')
+  })
+
+  it('shows a reset through one instance on every instance, the reset of all tenants too', async () => {
+    const [first, second] = [freshTenant(), freshTenant()]
+    for (const auth of [first, second]) expect((await appendToken(a.url, auth, 'to-be-reset')).status).toBe(200)
+    expect((await request(b.url).post('/__admin/reset').set(first)).status).toBe(200)
+    expect(await fcmTokens(a.url, first)).not.toContain('to-be-reset')
+    expect(await fcmTokens(a.url, second)).toContain('to-be-reset')
+    expect((await request(b.url).post('/__admin/reset?all=true').set(first)).status).toBe(200)
+    expect(await fcmTokens(a.url, second)).not.toContain('to-be-reset')
+  })
+
+  it('shares the tenants created through the admin API', async () => {
+    const apiKey = `created-${Math.random().toString(36).slice(2)}`
+    const created = await request(a.url).post('/__admin/tenants').set(freshTenant()).send({ apiKey, seed: 5, subscribers: 4, channelConnections: 3 })
+    expect(created.status).toBe(201)
+    const state = await readState(b.url, { Authorization: `ApiKey ${apiKey}` })
+    expect([state.subscribers.length, state.channelConnections.length]).toEqual([4, 3])
+    expect((await request(b.url).post('/__admin/tenants').set(freshTenant()).send({ apiKey })).status).toBe(409)
+  })
+
+  it('counts --max-tenants over every instance', { timeout: 60_000 }, async () => {
+    const own = await startRedis()
+    const [first, second] = await Promise.all([instance(own.url, '--max-tenants', '2'), instance(own.url, '--max-tenants', '2')])
+    try {
+      // A reset of a tenant with no state leaves it without: it takes no room.
+      expect((await request(second.url).post('/__admin/reset').set(freshTenant())).status).toBe(200)
+      expect((await appendToken(first.url, freshTenant(), 'one')).status).toBe(200)
+      expect((await appendToken(second.url, freshTenant(), 'two')).status).toBe(200)
+      const refused = await request(first.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+      expect(refused.status).toBe(503)
+      expect(refused.headers['retry-after']).toBe('60')
+    } finally {
+      await Promise.all([first.stop(), second.stop()])
+      await own.stop()
+    }
+  })
+
+  it('refuses to start with other seed options than the instances before it, and says why in one line', async () => {
+    const run = await runCli(['--port', '0', '--redis', redis.url, '--seed', '99'])
+    expect(run.code).not.toBe(0)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toContain('holds tenants made with the seed options --seed 1')
+    expect(run.stderr).toContain('this instance was started with --seed 99')
+  })
+
+  it('answers 503 while its Redis cannot be reached, never a 500 or a hang', { timeout: 60_000 }, async () => {
+    const own = await startRedis()
+    const served = await instance(own.url)
+    const auth = freshTenant()
+    try {
+      expect((await appendToken(served.url, auth, 'before-redis-stopped')).status).toBe(200)
+      await own.stop()
+      for (const answer of [await appendToken(served.url, auth, 'while-redis-stopped'), await request(served.url).get('/v2/subscribers/demo-subscriber-1').set(auth)]) {
+        expect(answer.status).toBe(503)
+        await expectContract(answer.request.method === 'GET' ? 'getSubscriber' : 'upsertSubscriberCredentials', answer)
+      }
+    } finally {
+      await served.stop()
+    }
+  })
+
+  it('stops a start whose Redis cannot be reached with one line, without the password', async () => {
+    const run = await runCli(['--port', '0', '--redis', `redis://user:secret-password@127.0.0.1:${await freePort()}`])
+    expect(run.code).not.toBe(0)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(/--redis redis:\/\/\*\*\*@127\.0\.0\.1:\d+: cannot connect \(.*ECONNREFUSED/)
+    expect(run.stderr).not.toContain('secret-password')
+  })
+
+  it('loses no acknowledged write when an instance is killed with SIGKILL, and the other goes on answering', { timeout: 60_000 }, async () => {
+    const doomed = await instance(redis.url)
+    const auth = freshTenant()
+    const subscribers = (await subscriberIds(a.url, auth)).slice(0, 4)
+    const acknowledged: { token: string; subscriberId: string }[] = []
+    let stopped = false
+    const writer = async (w: number) => {
+      for (let i = 0; !stopped; i++) {
+        const write = { token: `killed-${w}-${i}`, subscriberId: subscribers[(w + i) % 4]! }
+        const res = await appendToken((i % 2 ? a : doomed).url, auth, write.token, write.subscriberId).catch(() => undefined)
+        if (res?.status !== 200) return
+        acknowledged.push(write)
+        if (i >= 20) return
+      }
+    }
+    const writers = Array.from({ length: 4 }, (_, w) => writer(w))
+    await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(Math.random() * 300)))
+    doomed.child.kill('SIGKILL')
+    stopped = true
+    await Promise.all(writers)
+    if (doomed.child.exitCode === null && doomed.child.signalCode === null) await once(doomed.child, 'exit')
+    expect(acknowledged.length).toBeGreaterThan(0)
+    // readState checks every record against the admin document: nothing half-written.
+    const { subscribers: stored } = await readState(a.url, auth)
+    const tokensOf = (subscriberId: string) => stored.find((s) => s.subscriberId === subscriberId)!.channels?.find((c) => c.providerId === 'fcm')?.credentials.deviceTokens ?? []
+    for (const { token, subscriberId } of acknowledged) expect(tokensOf(subscriberId)).toContain(token)
+    expect((await appendToken(a.url, auth, 'after-the-kill')).status).toBe(200)
+  })
+})
