@@ -7,6 +7,7 @@ import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } f
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 import { readBatches } from './read-batches.ts'
+import { reached } from './redis-connection.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -279,12 +280,6 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       throw error
     }
   }
-
-  /** A shared backend's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
-  const reached = <T>(asked: Promise<T>): Promise<T> =>
-    asked.catch((error: unknown) => {
-      throw new StoreWriteFailed(error)
-    })
 
   /** A tenant this process does not hold, as the shared backend has it, left unheld. */
   const peek = async (tenant: string) => {

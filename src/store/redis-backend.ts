@@ -1,12 +1,11 @@
-import type { Redis as RedisClient } from 'ioredis'
 import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
 import { ADMIT, LOG_LENGTH, SINCE, WRITE } from './redis-scripts.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
 import { StoreFileError, TenantLimitReached } from './store.ts'
+import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 
-const PREFIX = 'novu-mock'
-const TENANTS_KEY = `${PREFIX}:tenants`
-const SEED_KEY = `${PREFIX}:seed`
+const TENANTS_KEY = `${KEY_PREFIX}:tenants`
+const SEED_KEY = `${KEY_PREFIX}:seed`
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 interface Scripts {
@@ -17,50 +16,35 @@ interface Scripts {
 type Nested = string | number | null | Nested[]
 type SinceAnswer = [number, ...Nested[]]
 
-/** A URL without its password, fit for a message. */
-export const redactedUrl = (url: string) => url.replace(/\/\/([^@/]*)@/, '//***@')
-
-/**
- * Connects to the Redis at `url` and checks the seed options it records (recording them at the
- * first start). Another instance's options stop this one: its records lie over another seed.
- */
+/** Connects to the Redis at `url` and opens the backend on it (openRedisOn). */
 export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
-  const where = redactedUrl(url)
-  const client = await connect(url, where)
+  const client = await connectRedis(url)
   try {
-    await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
-    const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
-    if (!sameSeed(stored, seed)) {
-      throw new StoreFileError(
-        `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,
-      )
-    }
+    return await openRedisOn(client, redactedUrl(url), seed, maxTenants, limits)
   } catch (error) {
     client.disconnect()
     throw error
   }
-  return redisBackend(client, maxTenants, limits)
 }
 
-/** ioredis is loaded only for --redis: a start in memory or on a file never reads it. */
-async function connect(url: string, where: string): Promise<RedisClient> {
-  const { Redis } = await import('ioredis')
-  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 2 })
-  // Once running, a lost connection is reported through the commands that fail (503); at the start, it stops the start.
-  let cause: Error | undefined
-  client.on('error', (error: Error) => void (cause ??= error))
-  try {
-    await client.connect()
-    return client
-  } catch (error) {
-    client.disconnect()
-    throw new StoreFileError(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
+/**
+ * The backend on a connected client, once the seed options Redis records (recorded at the first
+ * start) are this instance's: another instance's options stop this one, its records lie over another seed.
+ */
+export async function openRedisOn(client: RedisClient, where: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+  await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
+  const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
+  if (!sameSeed(stored, seed)) {
+    throw new StoreFileError(
+      `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,
+    )
   }
+  return redisBackend(client, maxTenants, limits)
 }
 
 /** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
 function keysOf(tenant: string) {
-  const base = `${PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
+  const base = tenantKeyBase(tenant)
   return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
 }
 
