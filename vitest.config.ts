@@ -2,12 +2,15 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { browserTestsSkipped, CHROMIUM } from './test/helpers/chromium.ts'
+import { nginxTestsSkipped } from './test/helpers/nginx.ts'
 import { redisTestsSkipped } from './test/helpers/redis-server.ts'
 
 const skipped = browserTestsSkipped(process.env, existsSync(CHROMIUM))
 if (skipped) console.warn(skipped)
 const redisSkipped = redisTestsSkipped()
 if (redisSkipped) console.warn(redisSkipped)
+const nginxSkipped = nginxTestsSkipped()
+if (nginxSkipped) console.warn(nginxSkipped)
 
 export default defineConfig({
   // Tests import the package root by its name, as a user's suite does; they run its sources
