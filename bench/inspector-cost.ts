@@ -14,11 +14,10 @@
  *   BENCH_INSPECTOR_SECONDS=20 BENCH_INSPECTOR_ROUNDS=6 BENCH_INSPECTOR_OPERATION=getSubscriber npm run bench:inspector
  */
 import autocannon from 'autocannon'
-import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { chromium, type Browser } from 'playwright-core'
 import { OPERATIONS, requestOf } from './lib/operations.ts'
-import { cpuMs, HEADERS, NOVU_MOCK, PINNED, start, stop } from './lib/processes.ts'
+import { cpuMs, HEADERS, NOVU_MOCK, PINNED, start, stop, treeCpuMs } from './lib/processes.ts'
 
 const SECONDS = Number(process.env.BENCH_INSPECTOR_SECONDS ?? 10)
 const ROUNDS = Number(process.env.BENCH_INSPECTOR_ROUNDS ?? 6)
@@ -124,21 +123,6 @@ async function turn(condition: Condition, port: number, serverPid: number, brows
 /** CPU time of every process this one started but the server: the browser, its renderers and helpers, in ms. */
 function browserCpuMs(serverPid: number): number {
   return treeCpuMs(process.pid) - cpuMs(process.pid) - cpuMs(serverPid)
-}
-
-/** CPU time of a process and all its descendants, in ms. */
-function treeCpuMs(root: number): number {
-  const parents = new Map<number, number>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]))
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const inTree = (pid: number): boolean => pid === root || (pid > 1 && parents.has(pid) && inTree(parents.get(pid)!))
-  return [...parents.keys()].filter(inTree).reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0)
 }
 
 const median = (values: number[]) => {

@@ -11,10 +11,9 @@
  *   npm run bench:redis
  *   BENCH_REDIS_CONNECTIONS=20000 BENCH_REDIS_LARGE=100000 npm run bench:redis   # quicker
  */
-import autocannon from 'autocannon'
 import { startRedis } from '../test/helpers/redis-server.ts'
-import { OPERATIONS, requestOf, writeTenantsInTurn, type Operation } from './lib/operations.ts'
-import { HEADERS, probe, start, stop, type ServerDef } from './lib/processes.ts'
+import { loadAt50, OPERATIONS, writeTenantsInTurn } from './lib/operations.ts'
+import { HEADERS, novuMock, probe, start, stop } from './lib/processes.ts'
 
 const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_REDIS_CONNECTIONS ?? 200_000)
@@ -23,20 +22,8 @@ const TENANTS = 20
 const WRITES_PER_TENANT = 50
 const PAGES = 200
 
-const novu = (name: string, args: string[]): ServerDef => ({
-  name,
-  command: (port) => [process.execPath, 'bin/novu-mock.js', '--port', String(port), '--log-level', 'warn', '--response-validation', 'off', ...args],
-  ready: { path: '/__admin/health', ok: (status) => status === 200 },
-})
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const round = (n: number) => Math.round(n * 100) / 100
-
-/** One operation at 50 connections: answers per second and latencies (ms). */
-async function load(port: number, op: Operation): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 50, duration: SECONDS, headers: HEADERS, requests: [requestOf(op, { n: 0 })] })
-  return { rps: Math.round(result['2xx'] / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx }
-}
 
 async function perOperation(redisUrl: string): Promise<void> {
   console.log(`\nEach operation at 50 connections, ${SECONDS} s (answers/s, p50 ms, p99 ms, non-2xx):`)
@@ -44,9 +31,9 @@ async function perOperation(redisUrl: string): Promise<void> {
     ['in memory', []],
     ['on Redis', ['--redis', redisUrl]],
   ] as const) {
-    const running = await start(novu(name, [...args]), { pinned: false })
+    const running = await start(novuMock(name, [...args]), { pinned: false })
     for (const op of OPERATIONS) {
-      const result = await load(running.port, op)
+      const result = await loadAt50(running.port, op, SECONDS)
       console.log(`  ${name.padEnd(10)} ${op.name.padEnd(30)} ${String(result.rps).padStart(6)}/s  p50 ${result.p50}  p99 ${result.p99}  non-2xx ${result.non2xx}`)
     }
     await stop(running)
@@ -56,7 +43,7 @@ async function perOperation(redisUrl: string): Promise<void> {
 const tenantHeaders = (tenant: string) => ({ ...HEADERS, Authorization: `ApiKey ${tenant}` })
 
 async function writesAtSize(redisUrl: string): Promise<void> {
-  const running = await start(novu('novu-mock --redis', ['--redis', redisUrl, '--connections', String(CONNECTIONS)]), { pinned: false })
+  const running = await start(novuMock('novu-mock --redis', ['--redis', redisUrl, '--connections', String(CONNECTIONS)]), { pinned: false })
   const { ms, refused } = await writeTenantsInTurn(running.port, TENANTS, WRITES_PER_TENANT, (tenant) => tenantHeaders(`redis-bench-${tenant}`))
   await stop(running)
   console.log(`\n${TENANTS} tenants of ${CONNECTIONS.toLocaleString('en')} connections writing in turn through Redis, ${ms.length} writes:`)
@@ -65,7 +52,7 @@ async function writesAtSize(redisUrl: string): Promise<void> {
 
 /** Median time of a page of 10 connections for a written tenant of `connections` connections. */
 async function pageAt(redisUrl: string, connections: number): Promise<number> {
-  const running = await start(novu(`novu-mock --redis --connections ${connections}`, ['--redis', redisUrl, '--connections', String(connections)]), { pinned: false })
+  const running = await start(novuMock(`novu-mock --redis --connections ${connections}`, ['--redis', redisUrl, '--connections', String(connections)]), { pinned: false })
   const headers = tenantHeaders(`page-bench-${connections}`)
   await probe(running.port, 'PATCH', '/v1/subscribers/demo-subscriber-1/credentials', { providerId: 'fcm', credentials: { deviceTokens: ['written'] } }, headers)
   const ms: number[] = []

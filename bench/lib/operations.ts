@@ -1,4 +1,4 @@
-import type autocannon from 'autocannon'
+import autocannon from 'autocannon'
 import { HEADERS, probe } from './processes.ts'
 
 /** The five operations as the benches call them: every call of a write really writes. */
@@ -41,16 +41,21 @@ export const OPERATIONS: Operation[] = [
 ]
 export const WRITE_OPERATIONS = OPERATIONS.filter((op) => op.method !== 'GET')
 
-/** `op` as autocannon sends it, each call numbered by `counter`. */
-export function requestOf(op: Operation, counter: { n: number }): autocannon.Request {
+/**
+ * `op` as autocannon sends it, each call numbered by `counter`. With `tenants`, the calls go to
+ * tenants `bench-0`… in turn, each tenant's own calls numbered as one tenant's would be.
+ */
+export function requestOf(op: Operation, counter: { n: number }, tenants?: number): autocannon.Request {
   return {
     method: op.method,
     path: op.path(0),
     setupRequest: (req) => {
-      const n = counter.n++
+      const call = counter.n++
+      const n = tenants === undefined ? call : Math.floor(call / tenants)
       const body = op.body?.(n)
       // A new object each time: autocannon writes the body's Content-Length into it.
-      return { ...req, path: op.path(n), headers: { ...HEADERS }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+      const headers = tenants === undefined ? { ...HEADERS } : { ...HEADERS, Authorization: `ApiKey bench-${call % tenants}` }
+      return { ...req, path: op.path(n), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
     },
   }
 }
@@ -85,4 +90,10 @@ function writeInTurn(tenant: number, i: number): { method: string; path: string;
     default:
       return { method: 'POST', path: `/v1/integrations/${i % 2 ? '64f100000000000000000002' : '64f100000000000000000001'}/set-primary` }
   }
+}
+
+/** One operation at 50 connections for `seconds` (spread over `tenants` tenants, or all of one): answers per second and latencies (ms). */
+export async function loadAt50(port: number, op: Operation, seconds: number, tenants?: number): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 50, duration: seconds, headers: HEADERS, requests: [requestOf(op, { n: 0 }, tenants)] })
+  return { rps: Math.round(result['2xx'] / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx }
 }

@@ -3,7 +3,7 @@
  * generator, to core 1) where taskset exists, started on a free port, probed until ready.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { cpus } from 'node:os'
@@ -82,6 +82,13 @@ export const NOVU_MOCK: ServerDef = {
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 }
 
+/** novu-mock as built, as the --redis and load-balancer benches run it: warnings only, responses not validated. */
+export const novuMock = (name: string, args: string[]): ServerDef => ({
+  name,
+  command: (port) => [process.execPath, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--log-level', 'warn', '--response-validation', 'off', ...args],
+  ready: { path: '/__admin/health', ok: (status) => status === 200 },
+})
+
 export async function start(def: ServerDef, { pinned = PINNED, onStdout }: { pinned?: boolean; onStdout?: (text: string) => void } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)
@@ -134,4 +141,19 @@ export function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN
   }
+}
+
+/** CPU time of a process and all its descendants, in ms. */
+export function treeCpuMs(root: number): number {
+  const parents = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean => pid === root || (pid > 1 && parents.has(pid) && inTree(parents.get(pid)!))
+  return [...parents.keys()].filter(inTree).reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0)
 }
