@@ -29,7 +29,7 @@ return {taken, left}
 `
 
 interface Scripts {
-  novuTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
+  novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
 }
 
 /**
@@ -45,7 +45,7 @@ export class RedisRateLimiter implements RateLimitPort {
   private readonly ttlMs: number
 
   constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
-    client.defineCommand('novuTake', { numberOfKeys: 1, lua: TAKE })
+    client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
     this.scripts = client as unknown as Scripts
     this.rules = new BucketRules(rate, enforce)
     this.ttlMs = Math.ceil((this.rules.burst / this.rules.perSecond) * 1000)
@@ -53,7 +53,7 @@ export class RedisRateLimiter implements RateLimitPort {
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
-    const [taken, left] = await reached(this.scripts.novuTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
+    const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
     return this.rules.answer(Number(left), taken === 1, operationId)
   }
 }
