@@ -1,4 +1,5 @@
 import { validationFailed } from '../answer/api-error.ts'
+import { AnsweredOtherwise } from '../answer/answer.ts'
 import { listChannelConnections } from '../resources/channel-connections.ts'
 import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
@@ -32,7 +33,12 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
-    getHealth: async () => ({ status: 'ok', version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }),
+    getHealth: async ({ store }) => {
+      const { kind, reachable } = await store.health()
+      const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
+      if (reachable) return health
+      throw new AnsweredOtherwise({ status: 503, body: health, headers: { 'Retry-After': '1' } })
+    },
 
     // The API's own handler: a page of the tenant's connections, read without calling the API.
     pageChannelConnections: listChannelConnections,

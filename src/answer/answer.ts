@@ -16,3 +16,11 @@ export interface Answer {
   /** Forced by the Prefer header or a fault rule: the operation did not run, nothing is replayed. */
   forced?: boolean
 }
+
+/** Thrown by a handler whose answer is another of its operation's documented answers than the success (a failing health check). */
+export class AnsweredOtherwise extends Error {
+  constructor(readonly answer: Answer) {
+    super(`answered ${answer.status}`)
+    this.name = 'AnsweredOtherwise'
+  }
+}

@@ -7,18 +7,15 @@ import { mountAdmin } from '../admin/admin-routes.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from '../contract/load-contract.ts'
-import { FaultRules } from '../policies/faults/fault-rules.ts'
 import { createGuardedServer } from '../http/client-errors.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
 import { mountFallbacks } from '../http/fallback-routes.ts'
-import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import { createLogger } from '../log/logger.ts'
 import { mountOperations } from '../http/mount-operations.ts'
 import type { OperationCall } from '../http/operation-route.ts'
-import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
 import { requestLog } from '../log/request-log.ts'
 import { RouteTable } from '../http/route-table.ts'
-import { RequestJournal } from '../journal/request-journal.ts'
+import { memoryPolicies, redisState } from './policies.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
@@ -32,7 +29,6 @@ import { StoreFileError, type SeedSpec } from '../store/store.ts'
 export const VERSION = '0.1.0'
 const API_BODY_LIMIT = '1mb'
 const ADMIN_BODY_LIMIT = '64mb'
-const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
 const CLOSE_GRACE_MS = 1000
 
 let contracts: Promise<Contracts> | undefined
@@ -76,8 +72,11 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
     (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
-  const backend = givenStore ? undefined : config.redis !== undefined ? await openRedisBackend(config) : await storeFile?.backend(seed)
+  // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
+  const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
+  const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
+  const { idempotency, journal, faults, rateLimiter } = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
@@ -86,8 +85,6 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.set('x-powered-by', false)
   app.set('query parser', false)
 
-  const journal = new RequestJournal(config.journalSize)
-  const faults = new FaultRules()
   const info = {
     version: VERSION,
     startedAt: Date.now(),
@@ -101,9 +98,6 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountReference(app, API_DOCUMENT)
   mountLanding(app, VERSION)
 
-  // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
-  const idempotency = new IdempotencyRecords(IDEMPOTENCY_LIMITS, storeFile ? store : undefined)
-  const rateLimiter = new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
   const table = new RouteTable<OperationCall>()
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now })
   else mountOperations(app, api, handlers, { ...base, bodyLimit: API_BODY_LIMIT, idempotency, journal, rateLimiter, faults, envelope: config.envelope }, table)
@@ -128,18 +122,15 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     else route(req, res, cors.headersFor(origin))
   }
   // A given store is its giver's to close.
-  const close = async () => void (givenStore ? undefined : await store.close())
+  const close = async () => {
+    await shared?.policies.close()
+    if (!givenStore) await store.close()
+  }
   return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })
 }
 
 /** The seed of a tenant created with options of its own. */
 const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
-
-/** Redis, loaded only for --redis; it must hold tenants made from the same seed options (docs/behaviour.md §7). */
-async function openRedisBackend(config: ServerConfig) {
-  const { openRedis } = await import('../store/redis-backend.ts')
-  return openRedis(config.redis!, await fileSeedOf(config), config.maxTenants)
-}
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {

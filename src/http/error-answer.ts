@@ -1,5 +1,5 @@
 import { ApiError, tryAgainLater } from '../answer/api-error.ts'
-import type { Answer } from '../answer/answer.ts'
+import { AnsweredOtherwise, type Answer } from '../answer/answer.ts'
 import { errorBody } from '../answer/error-body.ts'
 import type { Logger } from '../log/logger.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
@@ -16,6 +16,7 @@ export interface ErrorLine {
  * the service as the live service answers it, and anything else as a 503 or a logged 500.
  */
 export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Logger; now: () => Date }): Answer {
+  if (error instanceof AnsweredOtherwise) return error.answer
   const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
   if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
   return {
@@ -37,7 +38,7 @@ function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: 
     return tryAgainLater('TENANT_LIMIT', 60)
   }
   if (error instanceof StoreWriteFailed) {
-    deps.logger.error('a change was not stored, and not acknowledged', { method, path, error: error.message })
+    deps.logger.error('the store could not be reached or written: the call changed nothing and was refused', { method, path, error: error.message })
     return tryAgainLater('STORE_WRITE_FAILED', 1)
   }
   deps.logger.error('unexpected error', { method, path, error: String((error as Error)?.stack ?? error) })

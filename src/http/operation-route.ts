@@ -4,7 +4,7 @@ import { validateRequest } from '../contract/validate-request.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import type { Store } from '../store/store.ts'
+import type { KeyedWrite, Store } from '../store/store.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import type { CorsHeaders } from './cors.ts'
 import { errorAnswer } from './error-answer.ts'
@@ -188,7 +188,16 @@ async function answerOf(
     if (faults?.answer !== undefined) return faults.answer
   }
   const input = validateRequest(operation, paramsOf(operation, req, line, params), call.body)
+  const recordOf = call.recording && deps.idempotency?.recordOfWrite(call.recording, operation.successStatus)
+  const store = recordOf ? keyedStore(deps.store, recordOf) : deps.store
   // The handler map is keyed by operationId; its input type is the one this operation validated.
-  const result = await handler({ store: deps.store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
+  const result = await handler({ store, tenant: tenantFor(tenantKey ?? ''), input: input as never, now: deps.now })
   return { status: operation.successStatus, body: result }
+}
+
+/** The store as a keyed call's handler sees it: a change it commits is stored with the call's idempotency record. */
+function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): Store {
+  const keyed: Store = Object.create(store) as Store
+  keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
+  return keyed
 }

@@ -1,4 +1,4 @@
-import type { RateLimitPort } from './rate-limit-port.ts'
+import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
 import { ApiError } from '../answer/api-error.ts'
 
@@ -25,15 +25,15 @@ const CATEGORIES: Readonly<Record<string, string>> = { setPrimaryIntegration: 'g
 const DEFAULT_CATEGORY = 'configuration'
 
 /**
- * A token bucket per tenant, always counted so the `RateLimit-*` headers tell the truth; it
- * refuses calls (429) only when `enforce` is set, i.e. a limit was configured.
+ * The sizes of a tenant's token bucket and the answer to a call once its token is taken or
+ * refused: what every adapter of the rate-limit port answers alike. It refuses calls (429) only
+ * when `enforce` is set, i.e. a limit was configured; otherwise the headers still tell the truth.
  */
-export class RateLimiter implements RateLimitPort {
-  /** Least recently called first; the tenant calling again and again is not moved. */
-  private readonly buckets = new RecencyMap<Bucket>()
-  private readonly burst: number
-  private readonly perSecond: number
-  private readonly limit: number
+export class BucketRules {
+  /** Tokens a full bucket holds. */
+  readonly burst: number
+  /** Tokens given back per second. */
+  readonly perSecond: number
   private readonly limitText: string
   private readonly policies = new Map<string, string>()
 
@@ -43,22 +43,18 @@ export class RateLimiter implements RateLimitPort {
   ) {
     this.burst = Math.ceil((rate.limit * 11) / 10) // not `* 1.1`: 100 * 1.1 is 110.00000000000001
     this.perSecond = rate.limit / rate.windowSeconds
-    this.limit = rate.limit
     this.limitText = String(rate.limit)
   }
 
-  /** Takes one token for `tenant`; the headers to send, or a 429 to throw when enforced. */
-  take(tenant: string, now: number, operationId: string): Record<string, string> {
-    const bucket = this.refilled(tenant, now)
-    const allowed = bucket.tokens >= 1
-    if (allowed) bucket.tokens -= 1
+  /** The headers of a call that left `tokens` in the bucket, `allowed` or not; throws the 429 when enforced and refused. */
+  answer(tokens: number, allowed: boolean, operationId: string): RateLimitHeaders {
     // The burst lets a bucket hold more than the limit; the header never says more than the limit.
-    const remaining = Math.min(this.limit, Math.floor(bucket.tokens))
-    const untilAccepted = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond))
+    const remaining = Math.min(this.rate.limit, Math.floor(tokens))
+    const untilAccepted = Math.max(1, Math.ceil((1 - tokens) / this.perSecond))
     const headers = {
       'RateLimit-Limit': this.limitText,
       'RateLimit-Remaining': String(remaining),
-      'RateLimit-Reset': String(allowed ? Math.ceil((this.burst - bucket.tokens) / this.perSecond) : untilAccepted),
+      'RateLimit-Reset': String(allowed ? Math.ceil((this.burst - tokens) / this.perSecond) : untilAccepted),
       'RateLimit-Policy': this.policy(CATEGORIES[operationId] ?? DEFAULT_CATEGORY),
     }
     if (allowed || !this.enforce) return headers
@@ -74,10 +70,30 @@ export class RateLimiter implements RateLimitPort {
     }
     return policy
   }
+}
+
+/** A token bucket per tenant, in this process's memory, always counted so the `RateLimit-*` headers tell the truth. */
+export class RateLimiter implements RateLimitPort {
+  /** Least recently called first; the tenant calling again and again is not moved. */
+  private readonly buckets = new RecencyMap<Bucket>()
+  private readonly rules: BucketRules
+
+  constructor(rate: RateLimit, enforce: boolean) {
+    this.rules = new BucketRules(rate, enforce)
+  }
+
+  /** Takes one token for `tenant`; the headers to send, or a 429 to throw when enforced. */
+  take(tenant: string, now: number, operationId: string): RateLimitHeaders {
+    const bucket = this.refilled(tenant, now)
+    const allowed = bucket.tokens >= 1
+    if (allowed) bucket.tokens -= 1
+    return this.rules.answer(bucket.tokens, allowed, operationId)
+  }
 
   private refilled(tenant: string, now: number): Bucket {
-    const bucket = this.buckets.touch(tenant, () => ({ tokens: this.burst, updatedAt: now }))
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond)
+    const { burst, perSecond } = this.rules
+    const bucket = this.buckets.touch(tenant, () => ({ tokens: burst, updatedAt: now }))
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond)
     bucket.updatedAt = now
     if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!)
     return bucket

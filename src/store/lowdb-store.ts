@@ -2,7 +2,7 @@ import { Low, Memory } from 'lowdb'
 import { overlaid, overlaidTenant, putOver, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
 import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend, type TenantSeed } from './store-backend.ts'
-import { StoreWriteFailed, TenantLimitReached, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
+import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type KeyRecord, type SeedSpec, type SnapshotInfo, type Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -121,22 +121,22 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return pending
   }
 
-  /** Stores the changes, if there is a backend; a failure is a StoreWriteFailed. */
-  const persist = async (changes: Change[]): Promise<void> => {
+  /** Stores the change, with the idempotency record of the call that made it if any, if there is a backend; a failure is a StoreWriteFailed. */
+  const persist = async (change: Change, keyed?: KeyedWrite): Promise<void> => {
     if (!backend) return
     try {
-      if (remote) for (const change of changes) await writeShared(change)
-      else await backend.write(changes)
+      if (remote) await writeShared(change, keyed?.record)
+      else await backend.write(keyed ? [change, { type: 'keyRecord', tenant: change.tenant, ...keyed }] : [change])
     } catch (error) {
       if (error instanceof VersionConflict || error instanceof TenantLimitReached) throw error
       throw new StoreWriteFailed(error)
     }
   }
 
-  /** Writes a tenant's change over the version held (idempotency records stay in memory with a shared backend). */
-  const writeShared = async (change: Change): Promise<void> => {
+  /** Writes a tenant's change over the version held (idempotency records are the records' Redis adapter's, but one written with its change). */
+  const writeShared = async (change: Change, record?: KeyRecord): Promise<void> => {
     if (change.type === 'keyRecord') return
-    const answer = await remote!.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
+    const answer = await remote!.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change, record)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
   }
@@ -326,14 +326,14 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return reading(tenant, (data) => work(new PendingTransaction(data)))
     },
 
-    transact(tenant, work) {
+    transact(tenant, work, recordOf) {
       return changing(tenant, async () => {
         const data = dataOf(tenant)
         const tx = new PendingTransaction(data)
         const result = work(tx)
         const next = tx.commit()
         if (!next) return result
-        if (backend) await persist([{ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }])
+        if (backend) await persist({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
         apply(tenant, next)
         return result
       })
@@ -348,7 +348,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return changing(tenant, async () => {
         const seed = await seedOf(tenant)
         const rows = rowsOfState(seed, state, nextSeq)
-        await persist([{ type: 'replace', tenant, rows }])
+        await persist({ type: 'replace', tenant, rows })
         apply(tenant, overlaid(seed, rows))
       })
     },
@@ -361,7 +361,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       admit(tenant, false)
       registry.pin(tenant)
       try {
-        await persist([{ type: 'createTenant', tenant, seed: { options: spec } }])
+        await persist({ type: 'createTenant', tenant, seed: { options: spec } })
       } catch (error) {
         registry.remove(tenant)
         versions.delete(tenant)
@@ -382,7 +382,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       }
       return changing(tenant, async () => {
         const seed = await seedOf(tenant)
-        await persist([{ type: 'replace', tenant, rows: [] }])
+        await persist({ type: 'replace', tenant, rows: [] })
         apply(tenant, seed)
       })
     },
@@ -396,7 +396,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       await holdForChange(tenant)
       return changing(tenant, async () => {
         const snapshot = { data: dataOf(tenant), createdAt: at.toISOString() }
-        await persist([{ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt }])
+        await persist({ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt })
         keepSnapshot(tenant, name, snapshot)
         return infoOf(name, snapshot)
       })
@@ -413,7 +413,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return changing(tenant, async () => {
         const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
-        await persist([{ type: 'restoreSnapshot', tenant, name }])
+        await persist({ type: 'restoreSnapshot', tenant, name })
         apply(tenant, snapshot.data)
         return infoOf(name, snapshot)
       })
@@ -425,7 +425,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return changing(tenant, async () => {
         const snapshot = db.data.snapshots.get(tenant)?.get(name)
         if (!snapshot) return undefined
-        await persist([{ type: 'deleteSnapshot', tenant, name }])
+        await persist({ type: 'deleteSnapshot', tenant, name })
         db.data.snapshots.get(tenant)?.delete(name)
         return infoOf(name, snapshot)
       })
@@ -436,13 +436,17 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     keepKeyRecord(tenant: string, record: KeyRecord, keep: number) {
-      return persist([{ type: 'keyRecord', tenant, record, keep }])
+      return persist({ type: 'keyRecord', tenant, record, keep })
     },
 
     savedKeyRecords() {
       const records = savedKeyRecords
       savedKeyRecords = []
       return records
+    },
+
+    async health() {
+      return { kind: backend?.kind ?? 'memory', reachable: (await backend?.reachable?.()) ?? true }
     },
 
     async close() {

@@ -1,7 +1,8 @@
 import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
 import { ADMIT, LOG_LENGTH, SINCE, WRITE } from './redis-scripts.ts'
+import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, TenantLimitReached } from './store.ts'
+import { StoreFileError, TenantLimitReached, type KeyRecord } from './store.ts'
 import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
@@ -61,22 +62,23 @@ export interface RedisLimits {
 const RELOAD = 'reload'
 
 export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
-  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
+  client.defineCommand('novuWrite', { numberOfKeys: 7, lua: WRITE })
   client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
   client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
   const scripts = client as unknown as Scripts
   const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
 
   return {
+    kind: 'redis',
+    reachable: () => answersPing(client),
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
 
-    async write(changes) {
-      // Only idempotency records reach here (issue 36 moves them to Redis); each tenant's change goes through writeAt.
-      if (changes.some((change) => change.type !== 'keyRecord')) throw new Error('a shared backend stores changes through writeAt')
+    async write() {
+      throw new Error('a shared backend stores changes through writeAt')
     },
 
-    async writeAt(tenant, version, change) {
+    async writeAt(tenant, version, change, record?: KeyRecord) {
       if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
       const keys = keysOf(tenant)
       const name = 'name' in change ? change.name : ''
@@ -87,6 +89,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         keys.snapshots,
         keys.snapshotAt,
         `${keys.snap}${name}`,
+        record ? keyRecordKey(tenant, record.key) : keys.meta,
         version,
         LOG_LENGTH,
         change.type,
@@ -94,6 +97,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
+        record ? keyRecordJson(record) : '',
         ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
       )
       return answer === -1 ? 'conflict' : answer
@@ -116,6 +120,19 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
       await client.quit().catch(() => client.disconnect())
     },
   }
+}
+
+/** How long a health check waits for PONG: a Redis that does not answer in that time is unreachable. */
+const PING_TIMEOUT_MS = 1000
+
+async function answersPing(client: RedisClient): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)))
+  const pong = client.ping().then(
+    () => true,
+    () => false,
+  )
+  return Promise.race([pong, late]).finally(() => clearTimeout(timer))
 }
 
 const rowArguments = ({ kind, id, record, seq }: OverlayRow): string[] => [

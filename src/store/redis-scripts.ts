@@ -1,3 +1,5 @@
+import { KEEP_RECORD } from './redis-key-records.ts'
+
 /**
  * The Lua scripts of the Redis backend (redis-backend.ts). Each runs atomically in Redis, so a
  * change is stored whole or not at all, and a process killed at any moment leaves no half of one.
@@ -14,17 +16,19 @@
 export const LOG_LENGTH = 1000
 
 /**
- * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (or any key of the tenant).
+ * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (or any key of the tenant),
+ * the idempotency record stored with the change (or any key of the tenant).
  * ARGV: version held, log length, change type, change JSON, snapshot name, createdAt, seed JSON,
- * then per row: field, seq (`keep`: the row's own or 0; `new`: the next; or `0`), record JSON.
+ * the idempotency record's JSON (or ''), then per row: field, seq (`keep`: the row's own or 0;
+ * `new`: the next; or `0`), record JSON.
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
-local meta, rows, log, snapshots, snapshotAt, snapshotRows = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local meta, rows, log, snapshots, snapshotAt, snapshotRows, keyRecord = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
 local type, name = ARGV[3], ARGV[5]
 local function putRows()
-  for i = 8, #ARGV, 3 do
+  for i = 9, #ARGV, 3 do
     local seq = ARGV[i + 1]
     if seq == 'keep' then
       local old = redis.call('HGET', rows, ARGV[i])
@@ -59,6 +63,9 @@ elseif type == 'deleteSnapshot' then
   redis.call('DEL', snapshotRows)
   redis.call('LREM', snapshots, 0, name)
   redis.call('HDEL', snapshotAt, name)
+end
+if ARGV[8] ~= '' then
+${KEEP_RECORD('keyRecord', 'ARGV[8]')}
 end
 local v = redis.call('HINCRBY', meta, 'v', 1)
 redis.call('RPUSH', log, v .. '\\n' .. ARGV[4])

@@ -52,6 +52,7 @@ export function sqliteBackend(db: Database): StoreBackend {
   }
   const writeThisTick = groupedPerTick(async () => flush())
   return {
+    kind: 'sqlite',
     load: async () => load(db),
     write(changes) {
       batch.push(...changes)

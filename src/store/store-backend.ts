@@ -1,5 +1,5 @@
 import type { TenantState } from './records.ts'
-import type { KeyRecord, SeedSpec } from './store.ts'
+import type { KeyRecord, SeedSpec, StoreKind } from './store.ts'
 
 /**
  * The write path of the store: the contract a durable backend implements (SQLite; Redis, shared
@@ -25,6 +25,9 @@ import type { KeyRecord, SeedSpec } from './store.ts'
  * one before. Changes of different tenants may be grouped into one unit.
  */
 export interface StoreBackend {
+  readonly kind: Exclude<StoreKind, 'memory'>
+  /** Whether the backend answers now; a file is always there once opened. */
+  reachable?(): Promise<boolean>
   /** What an earlier run stored: read once, when the store starts. */
   load(): Promise<SavedStore>
   write(changes: readonly Change[]): Promise<void>
@@ -95,13 +98,18 @@ export interface SavedStore {
  * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
- * are those of StoreBackend, rows and all; `write` is left to idempotency records.
+ * are those of StoreBackend, rows and all; idempotency records are the Redis adapter's of the
+ * records' port (policies/idempotency), but for one stored with its write (`writeAt`).
  */
 export interface SharedBackend extends StoreBackend {
   /** What changed in the tenant after `version` (-1: nothing held yet), or, when that is no longer kept, the whole tenant. */
   since(tenant: string, version: number): Promise<TenantUpdate>
-  /** Stores the tenant's change over `version`; answers the new version, or `conflict` when the tenant is past `version`. A tenant's first change throws TenantLimitReached when the bound is full. */
-  writeAt(tenant: string, version: number, change: Change): Promise<number | 'conflict'>
+  /**
+   * Stores the tenant's change over `version`, with the idempotency record of the call that made
+   * it if any (in the same unit); answers the new version, or `conflict` when the tenant is past
+   * `version`. A tenant's first change throws TenantLimitReached when the bound is full.
+   */
+  writeAt(tenant: string, version: number, change: Change, record?: KeyRecord): Promise<number | 'conflict'>
   /** Whether a tenant may be served: it has state, or there is room for one more over every process (`--max-tenants`). */
   admits(tenant: string): Promise<boolean>
   /** Every tenant with state, over every process. */

@@ -76,6 +76,19 @@ export interface KeyRecord {
 }
 
 /**
+ * An idempotency record stored with the change it records, in the same unit: both are stored or
+ * neither, so a retry after any failure either replays or runs again (docs/behaviour.md §4).
+ */
+export interface KeyedWrite {
+  record: KeyRecord
+  /** Only the tenant's newest `keep` records need be kept. */
+  keep: number
+}
+
+/** Where the state is kept, as `GET /__admin/health` names it. */
+export type StoreKind = 'memory' | 'sqlite' | 'redis'
+
+/**
  * The store's port. Tenants are named by their API key. Every promise resolves only once the
  * change is committed (in memory: at once; on disk or in a shared backend: once durable there),
  * and a change that fails to commit (StoreWriteFailed) leaves nothing of itself behind, in memory
@@ -89,8 +102,11 @@ export interface Store {
   /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
   open(tenant: string): Promise<void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
-  /** Runs `work` serialized per tenant; a throw leaves nothing changed. */
-  transact<T>(tenant: string, work: (tx: TenantTransaction) => T): Promise<T>
+  /**
+   * Runs `work` serialized per tenant; a throw leaves nothing changed. With `recordOf`, a change
+   * it commits is stored with the idempotency record made of its result (KeyedWrite).
+   */
+  transact<T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T>
   exportState(tenant: string): Promise<TenantState>
   /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
   importState(tenant: string, state: TenantState): Promise<void>
@@ -111,6 +127,8 @@ export interface Store {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
+  /** Where the state is kept, and whether it can be reached now (a shared backend is asked). */
+  health(): Promise<{ kind: StoreKind; reachable: boolean }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
   /** Every tenant held now, most recently used first. */
@@ -140,10 +158,10 @@ export class TenantLimitReached extends Error {
   }
 }
 
-/** The change could not be stored (a failed disk write): it was not applied, nor acknowledged. */
+/** The store could not be written (a failed disk write) or reached (Redis): nothing was applied, nor acknowledged. */
 export class StoreWriteFailed extends Error {
   constructor(readonly cause: unknown) {
-    super(`the store could not write: ${(cause as Error)?.message ?? String(cause)}`)
+    super(`the store failed: ${(cause as Error)?.message ?? String(cause)}`)
     this.name = 'StoreWriteFailed'
   }
 }

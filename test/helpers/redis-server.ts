@@ -19,22 +19,44 @@ export function redisTestsSkipped(env: NodeJS.ProcessEnv = process.env, installe
 
 export interface RedisServer {
   readonly url: string
+  /** Ends the server (SIGTERM: with `durable`, everything written is on disk) and keeps its port and folder for `restart`. */
+  halt(): Promise<void>
+  /** Starts it again on the same port, from what it kept. */
+  restart(): Promise<void>
   stop(): Promise<void>
 }
 
-/** A redis-server of its own on a free port of 127.0.0.1, keeping nothing on disk; stopped by `stop`. */
-export async function startRedis(): Promise<RedisServer> {
+export interface RedisOptions {
+  /** Writes every command to its append-only file before answering (appendfsync always), so a restart loses nothing. */
+  durable?: boolean
+}
+
+/** A redis-server of its own on a free port of 127.0.0.1, keeping nothing on disk unless `durable`; stopped by `stop`. */
+export async function startRedis({ durable = false }: RedisOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'novu-mock-redis-'))
   const port = await freePort()
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' })
-  await listening(port, child)
+  const persistence = durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir]
+  const launch = async () => {
+    const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' })
+    await listening(port, started)
+    return started
+  }
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill(signal)
+    await exited
+  }
+  let child = await launch()
   return {
     url: `redis://127.0.0.1:${port}`,
+    halt: () => end('SIGTERM'),
+    async restart() {
+      child = await launch()
+    },
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGKILL')
-        await new Promise((resolve) => child.once('exit', resolve))
-      }
+      await end('SIGKILL')
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Answers once the server answers API calls; needs no header, open on every host.
+         * @description Answers once the server answers API calls, naming where the state is kept; needs no header, open on every host. With `--redis`, answers 503 while Redis cannot be reached (the API's calls answer 503 then too), and 200 again once it can.
          */
         get: operations["getHealth"];
         put?: never;
@@ -503,6 +503,7 @@ export interface components {
          * @description Health of the server
          * @example {
          *       "status": "ok",
+         *       "store": "memory",
          *       "version": "0.1.0",
          *       "uptimeSeconds": 12.5,
          *       "adminAccess": "open"
@@ -510,10 +511,15 @@ export interface components {
          */
         Health: {
             /**
-             * @description Always `ok` once the server answers API calls
+             * @description `ok` once the server answers API calls; `unavailable` while its store cannot be reached
              * @enum {string}
              */
-            status: "ok";
+            status: "ok" | "unavailable";
+            /**
+             * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it
+             * @enum {string}
+             */
+            store?: "memory" | "sqlite" | "redis";
             /** @description Version of novu-mock */
             version?: string;
             /** @description Seconds since start */
@@ -1561,6 +1567,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The store cannot be reached; the server answers 503 to the API's calls until it can */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "store": "redis",
+                     *       "version": "0.1.0",
+                     *       "uptimeSeconds": 125.5,
+                     *       "adminAccess": "open"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };

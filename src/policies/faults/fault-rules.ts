@@ -17,8 +17,7 @@ export class FaultRules implements FaultRulesPort {
   add(tenant: string, request: FaultRuleRequest): FaultRule | undefined {
     const rules = this.rulesOf(tenant)
     if (rules.length >= MAX_RULES) return undefined
-    const { preset, ...own } = request
-    const rule: FaultRule = { id: `fault-${this.nextId++}`, ...(preset ? { preset, ...PRESETS[preset] } : {}), ...own, match: own.match ?? {}, matched: 0, applied: 0 }
+    const rule = newRule(`fault-${this.nextId++}`, request)
     rules.push(rule)
     return rule
   }
@@ -43,27 +42,16 @@ export class FaultRules implements FaultRulesPort {
   apply(tenant: string, call: FaultCall): FaultEffect | undefined {
     const rules = this.tenants.get(tenant)
     if (!rules || rules.length === 0) return undefined
-    const effect: FaultEffect = { latencyMs: 0, drop: false }
-    let touched = false
+    const applied: FaultRule[] = []
     for (const rule of [...rules]) {
       if (!matches(rule, call)) continue
       rule.matched++
       if (rule.everyNth !== undefined && rule.matched % rule.everyNth !== 0) continue
       rule.applied++
-      touched = true
-      effect.latencyMs += this.latencyOf(rule.latencyMs)
-      effect.drop ||= rule.drop === true
-      if (rule.respond && !effect.respond) effect.respond = { ...rule.respond, ruleId: rule.id }
+      applied.push(rule)
       if (rule.times !== undefined && --rule.times === 0) this.remove(tenant, rule.id)
     }
-    return touched ? effect : undefined
-  }
-
-  private latencyOf(latency: Latency | undefined): number {
-    if (latency === undefined) return 0
-    if (typeof latency === 'number') return latency
-    const [low, high] = latency.min <= latency.max ? [latency.min, latency.max] : [latency.max, latency.min]
-    return Math.round(low + this.random() * (high - low))
+    return effectOf(applied, this.random)
   }
 
   private rulesOf(tenant: string): FaultRule[] {
@@ -73,7 +61,14 @@ export class FaultRules implements FaultRulesPort {
   }
 }
 
-function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
+/** A rule as kept and listed: its preset's fields, the request's over them, its counters at 0. */
+export function newRule(id: string, request: FaultRuleRequest): FaultRule {
+  const { preset, ...own } = request
+  return { id, ...(preset ? { preset, ...PRESETS[preset] } : {}), ...own, match: own.match ?? {}, matched: 0, applied: 0 }
+}
+
+/** Whether the call is one the rule is about (its counters aside). */
+export function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
   return (
     (respond === undefined || call.documents(respond.status)) &&
     (match.operationId === undefined || match.operationId === call.operationId) &&
@@ -81,6 +76,25 @@ function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
     (match.path === undefined || match.path === call.path) &&
     (match.bodyMatches === undefined || isDeepSubset(match.bodyMatches, call.body))
   )
+}
+
+/** What the rules applied to a call do, in the order applied: latencies add up, the first `respond` wins; undefined: none applied. */
+export function effectOf(applied: readonly FaultRule[], random: () => number): FaultEffect | undefined {
+  if (applied.length === 0) return undefined
+  const effect: FaultEffect = { latencyMs: 0, drop: false }
+  for (const rule of applied) {
+    effect.latencyMs += latencyOf(rule.latencyMs, random)
+    effect.drop ||= rule.drop === true
+    if (rule.respond && !effect.respond) effect.respond = { ...rule.respond, ruleId: rule.id }
+  }
+  return effect
+}
+
+function latencyOf(latency: Latency | undefined, random: () => number): number {
+  if (latency === undefined) return 0
+  if (typeof latency === 'number') return latency
+  const [low, high] = latency.min <= latency.max ? [latency.min, latency.max] : [latency.max, latency.min]
+  return Math.round(low + random() * (high - low))
 }
 
 export type { FaultCall, FaultEffect, FaultRule } from './fault-rules-port.ts'

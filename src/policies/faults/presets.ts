@@ -1,5 +1,5 @@
 import { RETRY_LATER } from '../../answer/api-error.ts'
-import { IDEMPOTENCY_LINK } from '../idempotency/idempotency.ts'
+import { IDEMPOTENCY_LINK } from '../idempotency/key-rules.ts'
 
 type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
 export type FaultRuleRequest = AdminSchemas['FaultRuleRequest']

@@ -1,16 +1,8 @@
-import { hash } from 'node:crypto'
 import { RecencyMap } from '../../lib/recency-map.ts'
-import { ApiError, NO_VALUE } from '../../answer/api-error.ts'
-import type { KeyRecord } from '../../store/store.ts'
+import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
-
-export const MAX_KEY_LENGTH = 255
-const RETENTION_MS = 24 * 60 * 60 * 1000
-/** The live service sends it with its 409 and its 422 (docs/behaviour.md §4). */
-export const IDEMPOTENCY_LINK = { Link: 'https://docs.novu.co/additional-resources/idempotency' }
-/** Answers of the operation itself that a retry replays; anything else (409, 429, 5xx) is not kept. */
-const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
+import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 
 export interface IdempotencyLimits {
   /** Keys kept per tenant: the most recent ones. */
@@ -33,6 +25,8 @@ interface OpenRecord extends Recording {
   readonly tenant: string
   readonly records: KeyRecords
   readonly id: number
+  /** Stored by the store with the call's write: `finish` need not hand it to the keeper. */
+  stored: boolean
 }
 
 export type { KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
@@ -58,31 +52,32 @@ export class IdempotencyRecords implements IdempotencyPort {
   }
 
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
-    if (key.length > MAX_KEY_LENGTH) {
-      throw new ApiError(400, 'IDEMPOTENCY_KEY_TOO_LONG', `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`)
-    }
+    checkKeyLength(key)
     const records = this.tenants.touch(tenant, this.newRecords)
     const { method, path } = request
     const body = bodyPrint(request.body)
     const existing = records.find(key)
     if (existing !== 0 && records.expiresAt(existing) > now) {
-      if (!records.matches(existing, method, path, body)) {
-        const message = `Request with key "${key}" is being reused for a different body`
-        throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', message, { errors: { general: { messages: [message], value: NO_VALUE } }, headers: IDEMPOTENCY_LINK })
-      }
+      if (!records.matches(existing, method, path, body)) throw keyReused(key)
       const status = records.status(existing)
-      if (status === 0) {
-        throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', `Request with key "${key}" is currently being processed. Please retry after 1 second`, {
-          headers: { 'Retry-After': '1', ...IDEMPOTENCY_LINK },
-        })
-      }
+      if (status === 0) throw keyInProgress(key)
       return { kind: 'replay', status, body: JSON.parse(records.answer(existing)) }
     }
     if (existing !== 0) records.remove(existing)
     const id = records.open(key, method, path, body, now + RETENTION_MS)
     this.keepWithinBytes(records, id)
-    const open: OpenRecord = { kind: 'proceed', tenant, records, id }
+    const open: OpenRecord = { kind: 'proceed', tenant, records, id, stored: false }
     return open
+  }
+
+  /** With a keeper, the record stored with the call's write; in memory alone, nothing to store. */
+  recordOfWrite(recording: Recording, status: number): ((result: unknown) => KeyedWrite) | undefined {
+    if (!this.keeper) return undefined
+    const open = recording as OpenRecord
+    return (result) => {
+      open.stored = true
+      return { record: { ...open.records.recordOf(open.id), status, answer: JSON.stringify(result) }, keep: this.limits.maxPerTenant }
+    }
   }
 
   /**
@@ -91,11 +86,12 @@ export class IdempotencyRecords implements IdempotencyPort {
    * a keeper, answers the record's storing, which the answer waits for.
    */
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
-    const { tenant, records, id } = recording as OpenRecord
+    const { tenant, records, id, stored } = recording as OpenRecord
     if (!records.isOpen(id)) return undefined
-    if ((status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)) {
+    if (isReplayed(status)) {
       records.answered(id, status, json)
       this.keepWithinBytes(records, id)
+      if (stored) return undefined
       // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
       return this.keeper?.keepKeyRecord(tenant, records.recordOf(id), this.limits.maxPerTenant)
     }
@@ -132,13 +128,4 @@ export class IdempotencyRecords implements IdempotencyPort {
       if (records.size === 0) this.tenants.delete(tenant)
     }
   }
-}
-
-/** Up to this length the body itself is its print: comparing it costs less than hashing it. */
-const SHORT_BODY = 512
-
-/** latin1: one character per byte, so the text is the bytes, with nothing to decode. */
-function bodyPrint(body: Buffer | undefined): string {
-  if (body === undefined) return ''
-  return body.length <= SHORT_BODY ? body.toString('latin1') : hash('sha256', body, 'base64')
 }

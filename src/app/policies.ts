@@ -1,0 +1,66 @@
+import type { JournalPort } from '../journal/journal-port.ts'
+import { RequestJournal } from '../journal/request-journal.ts'
+import type { Logger } from '../log/logger.ts'
+import { FaultRules } from '../policies/faults/fault-rules.ts'
+import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import { IdempotencyRecords, type KeyRecordKeeper } from '../policies/idempotency/idempotency.ts'
+import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
+import type { RateLimitPort } from '../policies/rate-limit-port.ts'
+import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
+import type { FileSeed } from '../store/file-seed.ts'
+import type { SharedBackend } from '../store/store-backend.ts'
+import type { ServerConfig } from './config.ts'
+
+const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
+
+/** What every call passes through besides the store, each behind its port. */
+export interface Policies {
+  idempotency: IdempotencyPort
+  journal: JournalPort
+  faults: FaultRulesPort
+  rateLimiter: RateLimitPort
+  /** Ends what they run in the background; the store's connection is the store's to close. */
+  close(): Promise<void>
+}
+
+/** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
+export function memoryPolicies(config: ServerConfig, keeper: KeyRecordKeeper | undefined): Policies {
+  return {
+    // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
+    idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
+    journal: new RequestJournal(config.journalSize),
+    faults: new FaultRules(),
+    rateLimiter: rateLimiterOf(config),
+    close: async () => undefined,
+  }
+}
+
+const rateLimiterOf = (config: ServerConfig) => new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
+
+/**
+ * With --redis: the store's backend and the policies on one connection to Redis, shared by every
+ * instance on it (docs/behaviour.md §7). Redis is loaded only here.
+ */
+export async function redisState(config: ServerConfig, seed: FileSeed, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+  const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
+  const { openRedisOn } = await import('../store/redis-backend.ts')
+  const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
+  const client = await connectRedis(config.redis!)
+  try {
+    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants)
+    const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
+    const local = memoryPolicies(config, undefined)
+    void logger
+    return {
+      backend,
+      policies: {
+        ...local,
+        idempotency,
+        close: async () => idempotency.close(),
+      },
+    }
+  } catch (error) {
+    client.disconnect()
+    throw error
+  }
+}

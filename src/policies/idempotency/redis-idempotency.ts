@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto'
+import { reached, type RedisClient } from '../../store/redis-connection.ts'
+import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis-key-records.ts'
+import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
+import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+
+/**
+ * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the
+ * running record's life (ms), keys kept, now (ms), the key, the records' key prefix.
+ * Answers {'replay', status, answer}, {'reused'}, {'running'}, or {'proceed'} with the record
+ * opened. The tenant's oldest keys past the bound go, their records with them (keys of the
+ * tenant's hash tag, named here rather than in KEYS: one slot of a cluster all the same).
+ */
+const BEGIN = `
+local record, order = KEYS[1], KEYS[2]
+local held = redis.call('HMGET', record, 'method', 'path', 'print', 'status', 'answer')
+if held[4] then
+  if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] or held[3] ~= ARGV[3] then return {'reused'} end
+  if held[4] == '0' then return {'running'} end
+  return {'replay', held[4], held[5]}
+end
+redis.call('HSET', record, 'method', ARGV[1], 'path', ARGV[2], 'print', ARGV[3], 'status', '0', 'token', ARGV[4])
+redis.call('PEXPIRE', record, ARGV[5])
+redis.call('ZADD', order, ARGV[7], ARGV[8])
+local over = redis.call('ZCARD', order) - tonumber(ARGV[6])
+if over > 0 then
+  local oldest = redis.call('ZPOPMIN', order, over)
+  for i = 1, #oldest, 2 do redis.call('DEL', ARGV[9] .. oldest[i]) end
+end
+redis.call('PEXPIRE', order, ${RETENTION_MS})
+return {'proceed'}
+`
+
+/** KEYS: the record. ARGV: the call's token, then what to do to the record if it is still that call's and running. */
+const IF_RUNNING = `
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'status') ~= '0' then return 0 end
+if ARGV[2] == 'forget' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1
+`
+
+/** KEYS: the record. ARGV: the finished record (keyRecordJson). */
+const FINISH = KEEP_RECORD('KEYS[1]', 'ARGV[1]')
+
+interface Scripts {
+  novuKeyBegin(record: string, order: string, ...args: (string | number)[]): Promise<[string, string?, string?]>
+  novuKeyIfRunning(record: string, token: string, action: string | number): Promise<number>
+  novuKeyFinish(record: string, json: string): Promise<unknown>
+}
+
+/** A running call's record, this adapter's: what renews, finishes or forgets it. */
+interface RunningRecord extends Recording {
+  readonly key: string
+  readonly redisKey: string
+  readonly token: string
+  readonly method: string
+  readonly path: string
+  readonly print: string
+  readonly expiresAt: number
+  /** Stored by the store with the call's write: nothing left for `finish` to store. */
+  stored: boolean
+}
+
+export interface RedisIdempotencyLimits {
+  /** Keys kept per tenant: the most recent ones. */
+  maxPerTenant: number
+  /**
+   * How long a running call's record lives unless renewed: an instance renews its running calls'
+   * records a few times within it, so a killed instance leaves a key answering 409 for at most this.
+   */
+  runningMs?: number
+}
+
+/** By default a killed instance's keys answer 409 for at most five seconds. */
+const RUNNING_MS = 5000
+
+/**
+ * The idempotency records in Redis, shared by every instance on it (docs/behaviour.md §4): a key
+ * sent to one instance is replayed by any, and a record is stored with the write it records, in
+ * the store's write script.
+ */
+export class RedisIdempotency implements IdempotencyPort {
+  private readonly scripts: Scripts
+  private readonly running = new Set<RunningRecord>()
+  private readonly runningMs: number
+  private renewing: NodeJS.Timeout | undefined
+
+  constructor(
+    client: RedisClient,
+    private readonly limits: RedisIdempotencyLimits,
+  ) {
+    client.defineCommand('novuKeyBegin', { numberOfKeys: 2, lua: BEGIN })
+    client.defineCommand('novuKeyIfRunning', { numberOfKeys: 1, lua: IF_RUNNING })
+    client.defineCommand('novuKeyFinish', { numberOfKeys: 1, lua: FINISH })
+    this.scripts = client as unknown as Scripts
+    this.runningMs = limits.runningMs ?? RUNNING_MS
+  }
+
+  async begin(tenant: string, key: string, { method, path, body }: KeyedRequest, now: number): Promise<Outcome> {
+    checkKeyLength(key)
+    const print = bodyPrint(body)
+    const redisKey = keyRecordKey(tenant, key)
+    const token = randomUUID()
+    const args = [method, path, print, token, this.runningMs, this.limits.maxPerTenant, now, key, recordKeyPrefix(tenant)]
+    const [outcome, status, answer] = await reached(this.scripts.novuKeyBegin(redisKey, keyOrderKey(tenant), ...args))
+    if (outcome === 'reused') throw keyReused(key)
+    if (outcome === 'running') throw keyInProgress(key)
+    if (outcome === 'replay') return { kind: 'replay', status: Number(status), body: JSON.parse(answer!) }
+    const record: RunningRecord = { kind: 'proceed', key, redisKey, token, method, path, print, expiresAt: now + RETENTION_MS, stored: false }
+    this.keepRenewing(record)
+    return record
+  }
+
+  recordOfWrite(recording: Recording, status: number): (result: unknown) => KeyedWrite {
+    const record = recording as RunningRecord
+    return (result) => {
+      record.stored = true
+      return { record: this.finished(record, status, JSON.stringify(result)), keep: this.limits.maxPerTenant }
+    }
+  }
+
+  finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
+    const record = recording as RunningRecord
+    if (!isReplayed(status)) return void this.abandon(recording)
+    this.running.delete(record)
+    if (record.stored) return undefined
+    return reached(this.scripts.novuKeyFinish(record.redisKey, keyRecordJson(this.finished(record, status, json)))).then(() => undefined)
+  }
+
+  abandon(recording: Recording): void {
+    const record = recording as RunningRecord
+    this.running.delete(record)
+    // A record left behind (Redis unreachable) goes by itself within runningMs.
+    this.scripts.novuKeyIfRunning(record.redisKey, record.token, 'forget').catch(() => undefined)
+  }
+
+  close(): void {
+    clearInterval(this.renewing)
+    this.renewing = undefined
+  }
+
+  private finished({ key, method, path, print, expiresAt }: RunningRecord, status: number, answer: string): KeyRecord {
+    return { key, method, path, print, status, answer, expiresAt }
+  }
+
+  /** One timer renews every running record of this instance; a record whose call has ended is not. */
+  private keepRenewing(record: RunningRecord): void {
+    this.running.add(record)
+    this.renewing ??= setInterval(() => this.renew(), this.runningMs / 3).unref()
+  }
+
+  private renew(): void {
+    for (const { redisKey, token } of this.running) this.scripts.novuKeyIfRunning(redisKey, token, this.runningMs).catch(() => undefined)
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../../test/helpers/redis-server.ts'
+import { ApiError } from '../answer/api-error.ts'
+import { connectRedis, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { StoreWriteFailed } from '../store/store.ts'
+import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
+import { RateLimiter, type RateLimit } from './rate-limiter.ts'
+import { RedisRateLimiter } from './redis-rate-limiter.ts'
+
+/**
+ * Two RedisRateLimiters on two clients of one Redis stand in for two instances: a tenant's calls
+ * over both take from one bucket, and the headers say what the in-memory RateLimiter of one
+ * instance taking the same calls says.
+ */
+
+// Said once, by vitest.config.ts.
+const skipped = redisTestsSkipped()
+
+const START = Date.UTC(2030, 0, 1)
+const newTenant = () => `tenant-${randomUUID()}`
+
+let redis: RedisServer
+const clients: RedisClient[] = []
+const client = async (url: string) => {
+  const connected = await connectRedis(url)
+  clients.push(connected)
+  return connected
+}
+
+beforeAll(async () => {
+  if (!skipped) redis = await startRedis()
+})
+afterAll(async () => {
+  for (const connected of clients) connected.disconnect()
+  await redis?.stop()
+})
+
+/** Two instances' limiters on one Redis. */
+const twoInstances = async (rate: RateLimit, enforce: boolean) => [
+  new RedisRateLimiter(await client(redis.url), rate, enforce),
+  new RedisRateLimiter(await client(redis.url), rate, enforce),
+]
+
+/** A call's headers, or the refusal's status and headers. */
+const outcome = async (limiter: RateLimitPort, tenant: string, now: number, operationId = 'getSubscriber') => {
+  try {
+    return { status: 200, headers: await limiter.take(tenant, now, operationId) }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    return { status: error.status, headers: error.details.headers as RateLimitHeaders }
+  }
+}
+
+describe.skipIf(skipped)('rate-limit buckets in Redis, over two instances', () => {
+  it('holds a limit of 10 over both: of 30 calls at once, the burst (11) is allowed, the rest answered 429', async () => {
+    const instances = await twoInstances({ limit: 10, windowSeconds: 60 }, true)
+    const tenant = newTenant()
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => outcome(instances[i % 2]!, tenant, START + i)))
+    expect(outcomes.filter(({ status }) => status === 200)).toHaveLength(11)
+    const refused = outcomes.filter(({ status }) => status === 429)
+    expect(refused).toHaveLength(19)
+    for (const { headers } of refused) expect(headers['Retry-After']).toBe(headers['RateLimit-Reset'])
+    // Another tenant has a bucket of its own.
+    expect((await outcome(instances[1]!, newTenant(), START)).headers['RateLimit-Remaining']).toBe('10')
+  })
+
+  it.each([
+    ['a limit enforced', { limit: 5, windowSeconds: 1 }, true],
+    ['the default limit, not enforced', { limit: 100, windowSeconds: 1 }, false],
+    ['a window of 2.5 s', { limit: 3, windowSeconds: 2.5 }, true],
+  ] as const)('answers the headers of the in-memory adapter, call by call, with %s', async (_name, rate, enforce) => {
+    const instances = await twoInstances(rate, enforce)
+    const memory = new RateLimiter(rate, enforce)
+    const tenant = newTenant()
+    // Bursts and pauses: calls 0 to 170 ms apart, with refills of a fraction of a token.
+    let now = START
+    for (let i = 0; i < 300; i++) {
+      now += (i * 37) % 171
+      const operationId = i % 7 === 0 ? 'setPrimaryIntegration' : 'getSubscriber'
+      expect(await outcome(instances[i % 2]!, tenant, now, operationId)).toEqual(await outcome(memory, tenant, now, operationId))
+    }
+  })
+
+  it('gives a bucket a time to live of a full refill, so idle tenants leave Redis', async () => {
+    const [limiter] = await twoInstances({ limit: 10, windowSeconds: 60 }, true)
+    const tenant = newTenant()
+    await limiter!.take(tenant, START, 'getSubscriber')
+    const ttl = await clients[0]!.pttl(`${tenantKeyBase(tenant)}rate`)
+    // Full again from empty after burst / rate = 11 / (10 / 60 s) = 66 s.
+    expect(ttl).toBeGreaterThan(60_000)
+    expect(ttl).toBeLessThanOrEqual(66_000)
+  })
+})
+
+describe.skipIf(skipped)('rate-limit buckets in Redis, Redis stopped', () => {
+  it('rejects a call with StoreWriteFailed, without waiting', async () => {
+    const own = await startRedis()
+    const limiter = new RedisRateLimiter(await client(own.url), { limit: 10, windowSeconds: 1 }, true)
+    await limiter.take(newTenant(), START, 'getSubscriber')
+    await own.stop()
+    await expect(limiter.take(newTenant(), START, 'getSubscriber')).rejects.toBeInstanceOf(StoreWriteFailed)
+  })
+})

@@ -1,0 +1,59 @@
+import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
+import { BucketRules, type RateLimit } from './rate-limiter.ts'
+
+/**
+ * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms). ARGV: now, burst, tokens per
+ * second, the bucket's time to live in ms. Refills and takes one token as RateLimiter does, in
+ * doubles written exactly (%.17g), so both answer alike; a clock behind the bucket's refills
+ * nothing. Answers {1 taken or 0, tokens left}.
+ */
+const TAKE = `
+local now, burst, perSecond = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local kept = redis.call('HMGET', KEYS[1], 't', 'u')
+local tokens, updatedAt = burst, now
+if kept[1] then tokens, updatedAt = tonumber(kept[1]), tonumber(kept[2]) end
+if now > updatedAt then
+  tokens = math.min(burst, tokens + ((now - updatedAt) / 1000) * perSecond)
+  updatedAt = now
+end
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+local left = string.format('%.17g', tokens)
+redis.call('HSET', KEYS[1], 't', left, 'u', string.format('%.17g', updatedAt))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {taken, left}
+`
+
+interface Scripts {
+  novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
+}
+
+/**
+ * One token bucket per tenant in Redis, shared by every instance on it: each call takes its
+ * token in one script (one round trip), so the limit holds over all instances and the headers
+ * tell what is left for all. A bucket idle long enough to be full again expires; a Redis failure
+ * rejects (StoreWriteFailed: 503).
+ */
+export class RedisRateLimiter implements RateLimitPort {
+  private readonly scripts: Scripts
+  private readonly rules: BucketRules
+  /** An idle bucket is full again after this long, as good as none. */
+  private readonly ttlMs: number
+
+  constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
+    client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
+    this.scripts = client as unknown as Scripts
+    this.rules = new BucketRules(rate, enforce)
+    this.ttlMs = Math.ceil((this.rules.burst / this.rules.perSecond) * 1000)
+  }
+
+  async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
+    const { burst, perSecond } = this.rules
+    const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
+    return this.rules.answer(Number(left), taken === 1, operationId)
+  }
+}
