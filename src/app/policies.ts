@@ -35,7 +35,8 @@ export function memoryPolicies(config: ServerConfig, keeper: KeyRecordKeeper | u
   }
 }
 
-const rateLimiterOf = (config: ServerConfig) => new RateLimiter(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.rateLimit !== undefined)
+const rateOf = (config: ServerConfig) => config.rateLimit ?? DEFAULT_RATE_LIMIT
+const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), config.rateLimit !== undefined)
 
 /**
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
@@ -45,6 +46,8 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
   const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
   const { openRedisOn } = await import('../store/redis-backend.ts')
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
+  const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
+  const { RedisRateLimiter } = await import('../policies/redis-rate-limiter.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants)
@@ -56,6 +59,8 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
       policies: {
         ...local,
         idempotency,
+        faults: new RedisFaultRules(client),
+        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
         close: async () => idempotency.close(),
       },
     }

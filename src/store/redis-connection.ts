@@ -15,6 +15,9 @@ export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffe
 /** A URL without its password, fit for a message. */
 export const redactedUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/, '//***@')
 
+/** A Redis that takes the connection but does not answer (a stopped process) fails the call after this: 503, not a hang. */
+const COMMAND_TIMEOUT_MS = 5000
+
 /**
  * Connects to the Redis at `url`; ioredis is loaded only for --redis. Once running, a command
  * sent while the connection is down fails at once (no offline queue), so a call answers 503
@@ -23,7 +26,7 @@ export const redactedUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/,
 export async function connectRedis(url: string): Promise<RedisClient> {
   const where = redactedUrl(url)
   const { Redis } = await import('ioredis')
-  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS })
   // Once running, a lost connection is reported through the commands that fail (503); at the start, it stops the start.
   let cause: Error | undefined
   client.on('error', (error: Error) => void (cause ??= error))

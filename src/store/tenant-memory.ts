@@ -1,0 +1,122 @@
+import { Low, Memory } from 'lowdb'
+import type { SavedTenant, TenantSeed } from './store-backend.ts'
+import type { SeedSpec, SnapshotInfo } from './store.ts'
+import type { TenantState } from './records.ts'
+import { countsOf, tenantDataFromState, type TenantData } from './tenant-data.ts'
+import { TenantRegistry } from './tenant-registry.ts'
+import { overlaidTenant } from './overlay.ts'
+
+/** A tenant's records as they were at `createdAt`: a reference, since records never change. */
+export interface Snapshot {
+  data: TenantData
+  createdAt: string
+}
+
+/** Everything the store keeps in memory, by API key: each tenant's records and its snapshots. */
+export interface StoreData {
+  tenants: Map<string, TenantData>
+  snapshots: Map<string, Map<string, Snapshot>>
+  /** Seeds of the tenants created with their own (the others start from the shared one), once made. */
+  seeds: Map<string, TenantData>
+}
+
+/**
+ * The tenants the store holds in memory (lowdb's Low<StoreData>): their records, snapshots and
+ * seeds, and the registry of which are held. The read path: nothing here waits for I/O but the
+ * making of a seed of a tenant's own.
+ */
+export class TenantMemory {
+  readonly db = new Low<StoreData>(new Memory<StoreData>(), { tenants: new Map(), snapshots: new Map(), seeds: new Map() })
+  readonly registry: TenantRegistry
+  /** The seed options of the tenants created with their own. */
+  readonly seedSpecs = new Map<string, TenantSeed>()
+
+  constructor(
+    /** The seeded records every tenant starts from (and returns to on reset). */
+    readonly shared: TenantData,
+    maxTenants: number,
+    /** Makes the seed of a tenant created with options of its own. */
+    private readonly seedFor: (spec: SeedSpec) => Promise<TenantState>,
+  ) {
+    this.registry = new TenantRegistry(maxTenants)
+  }
+
+  has(tenant: string): boolean {
+    return this.db.data.tenants.has(tenant)
+  }
+
+  dataOf(tenant: string): TenantData {
+    const data = this.db.data.tenants.get(tenant)
+    if (!data) throw new Error(`tenant was not opened before use`)
+    return data
+  }
+
+  /** The tenant's snapshots, made an empty list when it has none. */
+  snapshotsOf(tenant: string): Map<string, Snapshot> {
+    let snapshots = this.db.data.snapshots.get(tenant)
+    if (!snapshots) this.db.data.snapshots.set(tenant, (snapshots = new Map()))
+    return snapshots
+  }
+
+  /** The tenant's snapshots, without making an empty list for a tenant that has none. */
+  snapshotsHeld(tenant: string): Map<string, Snapshot> | undefined {
+    return this.db.data.snapshots.get(tenant)
+  }
+
+  /** The tenant's seed: the shared one, or its own, made from its options on first use. */
+  async seedOf(tenant: string): Promise<TenantData> {
+    const made = this.db.data.seeds.get(tenant)
+    if (made) return made
+    const spec = this.seedSpecs.get(tenant)
+    if (!spec) return this.shared
+    const data = await this.seedData(spec)
+    this.db.data.seeds.set(tenant, data)
+    return data
+  }
+
+  /** A seed's records: the shared seed's, or made from a seed of its own. */
+  async seedData(spec: TenantSeed | undefined): Promise<TenantData> {
+    return spec === undefined ? this.shared : tenantDataFromState('state' in spec ? spec.state : await this.seedFor(spec.options))
+  }
+
+  /** A stored tenant made in memory: its seed, its records and its snapshots. */
+  async madeOf(saved: SavedTenant | undefined) {
+    const seed = await this.seedData(saved?.seed)
+    return { seed, ...overlaidTenant(seed, saved) }
+  }
+
+  /** The tenant with its seed of its own, made from `spec`, and its records that seed's. */
+  created(tenant: string, spec: SeedSpec, seed: TenantData): void {
+    this.seedSpecs.set(tenant, { options: spec })
+    this.db.data.seeds.set(tenant, seed)
+    this.db.data.tenants.set(tenant, seed)
+  }
+
+  /** Applies a change already stored. */
+  apply(tenant: string, next: TenantData): void {
+    this.db.data.tenants.set(tenant, next)
+    this.registry.markWritten(tenant)
+  }
+
+  /** Holds the tenant's records as they are, unwritten: its seed, or as stored (set). */
+  set(tenant: string, data: TenantData, snapshots?: Map<string, Snapshot>): void {
+    this.db.data.tenants.set(tenant, data)
+    if (snapshots) this.db.data.snapshots.set(tenant, snapshots)
+  }
+
+  keepSnapshot(tenant: string, name: string, snapshot: Snapshot): void {
+    const snapshots = this.snapshotsOf(tenant)
+    snapshots.delete(name)
+    snapshots.set(name, snapshot)
+    // A tenant holding snapshots is never dropped to make room for another.
+    this.registry.pin(tenant)
+  }
+
+  /** Forgets a tenant dropped to make room: it comes back from its seed (or its store). */
+  drop(tenant: string): void {
+    this.db.data.tenants.delete(tenant)
+    this.db.data.snapshots.delete(tenant)
+  }
+}
+
+export const infoOf = (name: string, snapshot: Snapshot): SnapshotInfo => ({ name, createdAt: snapshot.createdAt, counts: countsOf(snapshot.data) })

@@ -1,0 +1,68 @@
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startCli } from '../helpers/cli.ts'
+import { expectContract } from '../helpers/expect-contract.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
+import { freshTenant } from '../helpers/start-test-server.ts'
+
+/**
+ * What every call passes through besides the records, shared by instances of the built CLI on one
+ * Redis: fault rules and their counters, and the tenant's rate limit with its headers.
+ */
+type Instance = Awaited<ReturnType<typeof startCli>>
+
+// Said once, by vitest.config.ts.
+const skipped = redisTestsSkipped()
+
+let redis: RedisServer
+let a: Instance
+let b: Instance
+
+beforeAll(async () => {
+  if (skipped) return
+  redis = await startRedis()
+  // A limit low enough to reach: 10 a minute, so no token comes back while the test runs.
+  ;[a, b] = await Promise.all([0, 1].map(() => startCli(['--port', '0', '--log-level', 'silent', '--redis', redis.url, '--rate-limit', '10/60']))) as [Instance, Instance]
+})
+afterAll(async () => {
+  await Promise.all([a, b].filter(Boolean).map((served) => served.stop()))
+  await redis?.stop()
+})
+
+const getAda = (url: string, auth: { Authorization: string }) => request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+
+describe.skipIf(skipped)('policies shared over instances on one Redis', () => {
+  it('fires on one instance a fault rule set through the other, and counts its times over both', async () => {
+    const auth = freshTenant()
+    const added = await request(a.url).post('/__admin/faults').set(auth).send({ match: { operationId: 'getSubscriber' }, respond: { status: 404 }, times: 3 })
+    expect(added.status).toBe(201)
+    await expectContract('addFault', added, 'admin')
+    const answers = []
+    for (let i = 0; i < 5; i++) answers.push((await getAda(i % 2 ? a.url : b.url, auth)).status)
+    expect(answers).toEqual([404, 404, 404, 200, 200])
+    for (const url of [a.url, b.url]) expect((await request(url).get('/__admin/faults').set(auth)).body.faults).toEqual([])
+  })
+
+  it('applies an everyNth rule on every second matching call, whichever instance answers', async () => {
+    const auth = freshTenant()
+    const added = await request(b.url).post('/__admin/faults').set(auth).send({ match: { operationId: 'getSubscriber' }, respond: { status: 404 }, everyNth: 2 })
+    expect(added.status).toBe(201)
+    const answers = []
+    for (let i = 0; i < 6; i++) answers.push((await getAda(i % 2 ? a.url : b.url, auth)).status)
+    expect(answers).toEqual([200, 404, 200, 404, 200, 404])
+    const [rule] = (await request(a.url).get('/__admin/faults').set(auth)).body.faults
+    expect([rule.matched, rule.applied]).toEqual([6, 3])
+  })
+
+  it('holds a tenant to its rate limit over both instances, the headers counting every call', async () => {
+    const auth = freshTenant()
+    const answers = []
+    for (let i = 0; i < 13; i++) answers.push(await getAda(i % 2 ? a.url : b.url, auth))
+    // The bucket holds the limit and a tenth more (docs/behaviour.md §1.5): 11 calls, then 429s.
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(11).fill(200), 429, 429])
+    expect(answers.slice(0, 11).map((answer) => Number(answer.headers['ratelimit-remaining']))).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+    const refused = answers[11]!
+    expect(refused.headers['retry-after']).toBe(refused.headers['ratelimit-reset'])
+    await expectContract('getSubscriber', refused)
+  })
+})
