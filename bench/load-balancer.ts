@@ -12,8 +12,9 @@
  * BENCH_LB_ROUNDS (3) times in a rotating order, so that the machine's drift falls on each alike:
  * answers per second (median of the rounds), p50 and p99 (ms), non-2xx, and the CPU each process
  * used during the runs (/proc/PID/stat), in % of one core: the instances, nginx (master and
- * workers), redis-server and this process, the load generator. Nothing is pinned: on 2 cores,
- * what limits the throughput is whichever of them the CPU runs out on.
+ * workers), redis-server and this process, the load generator; and what the rest of the machine
+ * used meanwhile (/proc/stat), other work that took cores from the run. Nothing is pinned: on
+ * 2 cores, what limits the throughput is whichever of them the CPU runs out on.
  *
  *   npm run bench:lb
  *   BENCH_LB_SECONDS=2 BENCH_LB_ROUNDS=1 npm run bench:lb   # quicker
@@ -24,7 +25,7 @@ import { Redis } from 'ioredis'
 import { startNginx, type Nginx } from '../test/helpers/nginx.ts'
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
-import { cpuMs, novuMock, PINNED, start, stop, treeCpuMs, type Running } from './lib/processes.ts'
+import { cpuMs, machineCpuMs, novuMock, PINNED, start, stop, treeCpuMs, type Running } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 
 const SECONDS = Number(process.env.BENCH_LB_SECONDS ?? 5)
@@ -43,14 +44,21 @@ interface Setup {
   port: number
 }
 
-/** CPU time so far (ms) of each kind of process a setup runs, and of the ones every setup shares. */
-type Cpu = Record<'instances' | 'nginx' | 'redis' | 'load', number>
-const cpuOf = (setup: Setup, redisPid: number): Cpu => ({
-  instances: setup.instances.reduce((sum, instance) => sum + cpuMs(instance.child.pid), 0),
-  nginx: setup.nginx ? treeCpuMs(setup.nginx.pid) : 0,
-  redis: cpuMs(redisPid),
-  load: cpuMs(process.pid),
-})
+/**
+ * CPU time so far (ms) of each kind of process a setup runs, of the ones every setup shares, and of
+ * the whole machine: what is not ours is other work on the machine, which took cores from the run.
+ */
+type Cpu = Record<'instances' | 'nginx' | 'redis' | 'load' | 'other', number>
+const KINDS = ['instances', 'nginx', 'redis', 'load', 'other'] as const
+const cpuOf = (setup: Setup, redisPid: number): Cpu => {
+  const ours = {
+    instances: setup.instances.reduce((sum, instance) => sum + cpuMs(instance.child.pid), 0),
+    nginx: setup.nginx ? treeCpuMs(setup.nginx.pid) : 0,
+    redis: cpuMs(redisPid),
+    load: cpuMs(process.pid),
+  }
+  return { ...ours, other: machineCpuMs() - ours.instances - ours.nginx - ours.redis - ours.load }
+}
 
 interface Reading {
   rps: number
@@ -78,8 +86,8 @@ async function measure(setup: Setup, load: Load, redisPid: number): Promise<Read
   const result = await loadAt50(setup.port, load.op, SECONDS, load.tenants)
   const elapsed = performance.now() - started
   const after = cpuOf(setup, redisPid)
-  const percent = (kind: keyof Cpu) => Math.round(((after[kind] - before[kind]) / elapsed) * 100)
-  return { ...result, cpu: { instances: percent('instances'), nginx: percent('nginx'), redis: percent('redis'), load: percent('load') } }
+  const cpu = Object.fromEntries(KINDS.map((kind) => [kind, Math.round(((after[kind] - before[kind]) / elapsed) * 100)])) as Cpu
+  return { ...result, cpu }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -87,12 +95,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** The reading of a setup over its rounds: medians, CPU averaged. */
 function combined(readings: Reading[]): Reading {
   const mean = (kind: keyof Cpu) => Math.round(readings.reduce((sum, r) => sum + r.cpu[kind], 0) / readings.length)
+  const cpu = Object.fromEntries(KINDS.map((kind) => [kind, mean(kind)])) as Cpu
   return {
     rps: median(readings.map((r) => r.rps)),
     p50: median(readings.map((r) => r.p50)),
     p99: median(readings.map((r) => r.p99)),
     non2xx: readings.reduce((sum, r) => sum + r.non2xx, 0),
-    cpu: { instances: mean('instances'), nginx: mean('nginx'), redis: mean('redis'), load: mean('load') },
+    cpu,
   }
 }
 
@@ -107,12 +116,12 @@ function print(results: Record<string, Record<string, Reading>>, setups: Setup[]
   const pad = (value: string | number, width: number) => String(value).padStart(width)
   const width = Math.max(...LOADS.map((load) => load.name.length)) + 2
   console.log(`\nAt 50 connections, ${SECONDS} s × ${ROUNDS} rounds. CPU in % of one core (${CORES} cores: ${CORES * 100}% in all):`)
-  console.log(`${''.padEnd(width + 22)}answers/s  p50  p99  non-2xx | instances  nginx  redis  load gen  total`)
+  console.log(`${''.padEnd(width + 22)}answers/s  p50  p99  non-2xx | instances  nginx  redis  load gen  ours | other work`)
   for (const load of LOADS) {
     for (const setup of setups) {
       const r = results[load.name]![setup.name]!
       const total = r.cpu.instances + r.cpu.nginx + r.cpu.redis + r.cpu.load
-      const cpu = `${pad(r.cpu.instances, 9)}  ${pad(setup.nginx ? r.cpu.nginx : '-', 5)}  ${pad(r.cpu.redis, 5)}  ${pad(r.cpu.load, 8)}  ${pad(total, 5)}`
+      const cpu = `${pad(r.cpu.instances, 9)}  ${pad(setup.nginx ? r.cpu.nginx : '-', 5)}  ${pad(r.cpu.redis, 5)}  ${pad(r.cpu.load, 8)}  ${pad(total, 4)} | ${pad(r.cpu.other, 10)}`
       console.log(`${(setup === setups[0] ? load.name : '').padEnd(width)}${setup.name.padEnd(22)}${pad(r.rps.toLocaleString('en'), 9)}  ${pad(r.p50, 3)}  ${pad(r.p99, 3)}  ${pad(r.non2xx, 7)} | ${cpu}`)
     }
   }

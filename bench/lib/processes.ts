@@ -143,6 +143,16 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** CPU time every process of the machine has used (all cores: user, nice, system, irq, softirq, steal), in ms. NaN without /proc. */
+export function machineCpuMs(): number {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number)
+    return (user! + nice! + system! + irq! + softirq! + steal!) * 10
+  } catch {
+    return NaN
+  }
+}
+
 /** CPU time of a process and all its descendants, in ms. */
 export function treeCpuMs(root: number): number {
   const parents = new Map<number, number>()
