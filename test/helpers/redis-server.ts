@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './free-port.ts'
+import { freePort, portOpen } from './free-port.ts'
 
 /** Debian's redis-server, which the --redis tests start; `.ci/run` installs it when missing. */
 export const REDIS_SERVER = '/usr/bin/redis-server'
@@ -39,7 +38,7 @@ export async function startRedis({ durable = false }: RedisOptions = {}): Promis
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir]
   const launch = async () => {
     const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' })
-    await listening(port, started)
+    await portOpen(port, () => started.exitCode !== null)
     return started
   }
   const end = async (signal: NodeJS.Signals) => {
@@ -59,18 +58,5 @@ export async function startRedis({ durable = false }: RedisOptions = {}): Promis
       await end('SIGKILL')
       rmSync(dir, { recursive: true, force: true })
     },
-  }
-}
-
-/** Resolves once the port takes connections; rejects if the server ends first. */
-async function listening(port: number, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`)
-    const socket = connect(port, '127.0.0.1')
-    const open = await new Promise<boolean>((resolve) => {
-      socket.once('connect', () => resolve(true)).once('error', () => resolve(false))
-    }).finally(() => socket.destroy())
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
