@@ -8,13 +8,13 @@
  * per core, as the nginx image runs it). Every call is one tenant's; the three writes are then
  * measured again spread over BENCH_LB_TENANTS (50) tenants, since two instances writing one
  * tenant at once redo each other's conflicting writes (docs/decisions.md). The three setups run
- * one after the other for each load,
- * BENCH_LB_ROUNDS (3) times in a rotating order, so that the machine's drift falls on each alike:
- * answers per second (median of the rounds), p50 and p99 (ms), non-2xx, and the CPU each process
- * used during the runs (/proc/PID/stat), in % of one core: the instances, nginx (master and
- * workers), redis-server and this process, the load generator; and what the rest of the machine
- * used meanwhile (/proc/stat), other work that took cores from the run. Nothing is pinned: on
- * 2 cores, what limits the throughput is whichever of them the CPU runs out on.
+ * one after the other for each load, BENCH_LB_ROUNDS (3) times in a rotating order, so that the
+ * machine's drift falls on each alike: answers per second (median of the rounds), p50 and p99
+ * (ms), non-2xx, and the CPU each process used during the runs (/proc/PID/stat), in % of one
+ * core: the instances, nginx (master and workers), redis-server and this process, the load
+ * generator; and what the rest of the machine used meanwhile (/proc/stat), other work that took
+ * cores from the run. Nothing is pinned: on 2 cores, what limits the throughput is whichever of
+ * them the CPU runs out on.
  *
  *   npm run bench:lb
  *   BENCH_LB_SECONDS=2 BENCH_LB_ROUNDS=1 npm run bench:lb   # quicker

@@ -86,7 +86,7 @@ describe.skipIf(skipped)('two instances on one Redis behind nginx (deploy/nginx.
     expect(state.messages.find((m) => m._id === M1)).toMatchObject({ read: true, seen: true })
   })
 
-  it('passes Authorization, Prefer, idempotency-key and x-admin-token on as the client sent them', async () => {
+  it('passes Authorization, Prefer, idempotency-key and x-admin-token on to the instance', async () => {
     const auth = freshTenant()
     const forced = await getSubscriber(auth, { Prefer: 'code=404', 'idempotency-key': 'passed-key', 'x-admin-token': 'passed-token' })
     expect(forced.status).toBe(404)

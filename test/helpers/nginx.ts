@@ -65,7 +65,6 @@ export interface Nginx {
   readonly url: string
   /** The master process's id; its workers are its children. */
   readonly pid: number
-  stderr(): string
   stop(): Promise<void>
 }
 
@@ -98,7 +97,7 @@ export async function startNginx(upstreams: readonly string[], options: NginxOpt
     await stop()
     throw new Error(`nginx did not start: ${(error as Error).message}\n${stderr}`)
   }
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stderr: () => stderr, stop }
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop }
 }
 
 /** The main context around the repository's config: in the foreground, everything it writes in `prefix`. */
