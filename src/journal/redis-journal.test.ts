@@ -35,11 +35,7 @@ const settled = (...journals: RedisJournal[]) => Promise.all(journals.map((journ
 
 describe.skipIf(redisTestsSkipped())('the journal on Redis, over two instances', () => {
   const redis = redisForTests()
-  const twoInstances = async (size = 100, maxSubscribers?: number) => {
-    const a = await redis.journal({ size, maxSubscribers })
-    const b = await redis.journal({ size, maxSubscribers })
-    return { a, b }
-  }
+  const twoInstances = async (size = 100) => ({ a: await redis.journal({ size }), b: await redis.journal({ size }) })
 
   it('lists the calls of both, filters included, with ids that never repeat', async () => {
     const { a, b } = await twoInstances()
@@ -167,27 +163,41 @@ describe.skipIf(redisTestsSkipped())('the journal on Redis, over two instances',
   })
 })
 
-describe.skipIf(redisTestsSkipped())('the journal on Redis, with Redis gone', () => {
-  it('refuses to list or clear (503), keeps answering calls, and says so once, without a secret', async () => {
+describe.skipIf(redisTestsSkipped())('the journal on Redis, with Redis gone and back', () => {
+  it('refuses to list or clear (503) and keeps answering calls, says so once per outage without a secret, and recovers by itself', { timeout: 60_000 }, async () => {
     const server = await startRedis()
     const client = await connectRedis(server.url)
     const reported: string[] = []
     const journal = new RedisJournal({ client, size: 10, onError: (message) => reported.push(message) })
-    const lost = once(client, 'close')
+    const recordFailures = () => reported.filter((message) => message.includes('cannot record')).length
+    /** Records until the listener has one more: Redis is back, and the live stream subscribed again. */
+    const streamedAgain = async (seen: ReturnType<typeof collected>) => {
+      const had = seen.items.length
+      for (let n = 100; seen.items.length === had; n++) {
+        journal.record(TENANT, call(n))
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
     try {
-      await subscribed(journal, TENANT, () => {})
+      const seen = collected()
+      await subscribed(journal, TENANT, seen.listener)
       journal.record(TENANT, call(1))
       expect(await journal.list(TENANT)).toHaveLength(1)
-    } finally {
-      await server.stop() // once only: it waits for the exit of a server still running
-    }
-    await lost
-    try {
-      for (let n = 2; n < 12; n++) expect(() => journal.record(TENANT, call(n, { requestBody: { key: KEY } }), { secret: KEY })).not.toThrow()
-      await expect(journal.list(TENANT)).rejects.toBeInstanceOf(StoreWriteFailed)
-      await expect(journal.clear(TENANT)).rejects.toBeInstanceOf(StoreWriteFailed)
-      await new Promise((resolve) => setImmediate(resolve))
-      expect(reported.filter((message) => message.includes('cannot record'))).toHaveLength(1)
+
+      for (const outage of [1, 2]) {
+        const lost = once(client, 'close')
+        await server.halt()
+        await lost
+        for (let n = 2; n < 12; n++) expect(() => journal.record(TENANT, call(n, { requestBody: { key: KEY } }), { secret: KEY })).not.toThrow()
+        await expect(journal.list(TENANT)).rejects.toBeInstanceOf(StoreWriteFailed)
+        await expect(journal.clear(TENANT)).rejects.toBeInstanceOf(StoreWriteFailed)
+        await new Promise((resolve) => setImmediate(resolve))
+        expect(recordFailures()).toBe(outage)
+
+        await server.restart()
+        await streamedAgain(seen)
+        expect((await journal.list(TENANT)).length).toBeGreaterThan(0)
+      }
       for (const message of reported) {
         expect(message).not.toContain(KEY)
         expect(message).not.toContain(Buffer.from(TENANT).toString('base64url'))
@@ -195,6 +205,7 @@ describe.skipIf(redisTestsSkipped())('the journal on Redis, with Redis gone', ()
     } finally {
       await journal.close()
       client.disconnect()
+      await server.stop()
     }
   })
 })

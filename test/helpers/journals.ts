@@ -6,11 +6,11 @@ import { connectRedis, type RedisClient } from '../../src/store/redis-connection
 import { redisTestsSkipped, startRedis, type RedisServer } from './redis-server.ts'
 
 /** The journal's adapters its unit tests run against; on Redis only where redis-server is (vitest.config.ts says so once). */
-export type JournalKind = 'in memory' | 'on Redis'
+type JournalKind = 'in memory' | 'on Redis'
 export const JOURNAL_KINDS: readonly JournalKind[] = redisTestsSkipped() ? ['in memory'] : ['in memory', 'on Redis']
 
 export type TestJournal = JournalPort & { readonly subscribers: number }
-export type MakeJournal = (size: number, maxSubscribers?: number) => Promise<TestJournal>
+type MakeJournal = (size: number, maxSubscribers?: number) => Promise<TestJournal>
 
 /**
  * A maker of journals of `kind`, for the tests of the calling `describe`: on Redis, each on a
@@ -23,7 +23,7 @@ export function journalsOf(kind: JournalKind): MakeJournal {
 }
 
 /** A redis-server for the calling `describe`, with a client per instance; what they opened is closed after each test. */
-export function redisForTests(): { readonly server: RedisServer; client(): Promise<RedisClient>; journal(options: Omit<RedisJournalOptions, 'client'>): Promise<RedisJournal> } {
+export function redisForTests(): { client(): Promise<RedisClient>; journal(options: Omit<RedisJournalOptions, 'client'>): Promise<RedisJournal> } {
   let server: RedisServer | undefined
   const clients: RedisClient[] = []
   const journals: RedisJournal[] = []
@@ -33,7 +33,7 @@ export function redisForTests(): { readonly server: RedisServer; client(): Promi
   afterEach(async () => {
     await Promise.all(journals.splice(0).map((journal) => journal.close()))
     const opened = clients.splice(0)
-    await opened[0]?.flushall().catch(() => {}) // a test may have stopped its Redis
+    await opened[0]?.flushall()
     opened.forEach((client) => client.disconnect())
   })
   afterAll(() => server?.stop())
@@ -43,9 +43,6 @@ export function redisForTests(): { readonly server: RedisServer; client(): Promi
     return opened
   }
   return {
-    get server() {
-      return server!
-    },
     client,
     async journal(options) {
       const journal = new RedisJournal({ ...options, client: await client() })
