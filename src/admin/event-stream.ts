@@ -63,11 +63,11 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
       (event) => {
         if (pending.push(requestEvent(event)) === 1) setImmediate(flush)
       },
-      { bodies },
+      // `ready` once the journal hands over what any instance records (a shared one subscribes first).
+      { bodies, ready: () => void (res.writableEnded || res.write('event: ready\ndata: {}\n\n')) },
     )
     if (!unsubscribe) return refuse(tooManyStreams())
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
-    res.write('event: ready\ndata: {}\n\n')
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS).unref()
     const end = () => res.end()
     deps.shutdown?.addEventListener('abort', end)

@@ -48,20 +48,24 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
   const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../policies/redis-rate-limiter.ts')
+  const { RedisJournal } = await import('../journal/redis-journal.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants)
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
-    const local = memoryPolicies(config, undefined)
-    void logger
+    // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
+    const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
     return {
       backend,
       policies: {
-        ...local,
         idempotency,
+        journal,
         faults: new RedisFaultRules(client),
         rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
-        close: async () => idempotency.close(),
+        close: async () => {
+          idempotency.close()
+          await journal.close()
+        },
       },
     }
   } catch (error) {

@@ -29,13 +29,18 @@ export type JournalListener = (event: JournalEvent) => void
 export interface SubscribeOptions {
   /** False: entries without their bodies (and `truncated`), for a listener that shows only the call. */
   bodies?: boolean
+  /**
+   * Called once the subscription is in place (entries recorded from then on, by any instance,
+   * reach the listener), never before `subscribe` returns, and not after it is stopped.
+   */
+  ready?: () => void
 }
-
 
 /**
  * The port of the request journal: the last calls of each tenant, bounded, with a live feed.
  * `record` is fire-and-forget (an adapter reports its own failures, it never rejects into the
- * answer's path). `RequestJournal` is the in-memory adapter.
+ * answer's path). `RequestJournal` is the in-memory adapter, `RedisJournal` the one shared by the
+ * instances on one Redis.
  */
 export interface JournalPort {
   record(tenant: string, call: JournalCall, options?: RecordOptions): void
@@ -44,4 +49,6 @@ export interface JournalPort {
   clear(tenant: string): MaybePromise<number>
   /** Calls `listener` with each entry kept from now on; answers the function that stops it, or undefined at the bound. */
   subscribe(tenant: string, listener: JournalListener, options?: SubscribeOptions): (() => void) | undefined
+  /** Ends what the adapter opened itself (not the connection it was given). */
+  close?(): Promise<void>
 }

@@ -1,57 +1,19 @@
-import type { JournalCall, JournalEntry, JournalEvent, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
-import { parseQuery } from '../lib/parse-query.ts'
+import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
+import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
+import { keptOf, selected, type Kept } from './kept-entry.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
-import { redact } from '../log/redact.ts'
 
-/** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
-export const BODY_LIMIT = 16 * 1024
-
-/** Listeners at once, over every tenant: each holds an open response, so they are bounded too. */
-export const MAX_SUBSCRIBERS = 100
+export { MAX_SUBSCRIBERS } from './journal-listeners.ts'
 
 /** Over all tenants: the oldest entries of the tenants that called least recently go first. */
 export const MAX_JOURNAL_BYTES = 64 * 2 ** 20
 
-/** An entry's own size beyond its texts (the objects holding them), and a tenant's. */
-const ENTRY_OVERHEAD_BYTES = 300
+/** A tenant's own size beyond its entries. */
 const TENANT_OVERHEAD_BYTES = 200
-
-/**
- * An entry as kept: one object of one shape, with bodies as JSON text (cut past BODY_LIMIT) rather
- * than object trees, so that a full journal is a few strings per call for the collector, and its
- * size is known. The secret is redacted when the entry is shown, not when it is kept: it is almost
- * never in a body, and looking for it in every keyed call's bodies cost that call more than the
- * rest of its journaling. A body to be cut is redacted as it is kept, while it is still JSON.
- */
-interface Kept {
-  readonly id: number
-  readonly time: string
-  readonly operationId: string
-  readonly method: string
-  readonly path: string
-  readonly url: string
-  readonly status: number
-  readonly durationMs: number
-  readonly violations: JournalEntry['violations']
-  /** The request's raw header names and values, one a line: one string rather than an array of them. */
-  readonly headers: string | undefined
-  /** JSON text, or its first BODY_LIMIT characters (kept as a string) when cut. */
-  readonly request: string | undefined
-  readonly response: string | undefined
-  readonly requestCut: boolean
-  readonly responseCut: boolean
-  readonly secret: string | undefined
-  readonly bytes: number
-}
 
 interface TenantJournal {
   next: number
   entries: Kept[]
-}
-
-interface Subscription {
-  listener: JournalListener
-  bodies: boolean
 }
 
 /**
@@ -61,80 +23,50 @@ interface Subscription {
 export class RequestJournal implements JournalPort {
   /** In the order they last recorded a call, least recent first. */
   private readonly tenants = new RecencyMap<TenantJournal>()
-  private readonly listeners = new Map<string, Set<Subscription>>()
-  private listening = 0
+  private readonly listeners: JournalListeners
   private bytes = 0
 
   constructor(
     private readonly size: number,
-    private readonly maxSubscribers = MAX_SUBSCRIBERS,
+    maxSubscribers = MAX_SUBSCRIBERS,
     private readonly maxBytes = MAX_JOURNAL_BYTES,
-  ) {}
+  ) {
+    this.listeners = new JournalListeners(maxSubscribers)
+  }
 
   /**
    * Calls `listener` with each entry kept for `tenant` from now on, as it is kept (redacted like
    * the journal). Answers the function that stops it, or undefined when the bound is reached.
    */
-  subscribe(tenant: string, listener: JournalListener, { bodies = true }: SubscribeOptions = {}): (() => void) | undefined {
-    if (this.listening >= this.maxSubscribers) return undefined
-    let own = this.listeners.get(tenant)
-    if (!own) this.listeners.set(tenant, (own = new Set()))
-    // An object of its own, so the same function subscribed twice is two subscriptions, each stopped once.
-    const subscription: Subscription = { listener, bodies }
-    own.add(subscription)
-    this.listening++
-    return () => {
-      if (!own.delete(subscription)) return
-      this.listening--
-      if (own.size === 0 && this.listeners.get(tenant) === own) this.listeners.delete(tenant)
-    }
+  subscribe(tenant: string, listener: JournalListener, options?: SubscribeOptions): (() => void) | undefined {
+    return this.listeners.add(tenant, listener, options)
   }
 
   /** Subscriptions open now, over every tenant. */
   get subscribers(): number {
-    return this.listening
+    return this.listeners.count
   }
 
   /**
    * Keeps the call; `secret` is never shown in its bodies. `responseText`, the body as already
    * serialized for the wire, spares serializing it again.
    */
-  record(tenant: string, call: JournalCall, { secret, responseText: serialized }: RecordOptions = {}): void {
+  record(tenant: string, call: JournalCall, options?: RecordOptions): void {
     if (this.size === 0) return
     const journal = this.tenants.touch(tenant, () => {
       this.bytes += TENANT_OVERHEAD_BYTES
       return { next: 1, entries: [] }
     })
-    const { url, time, operationId, method, path, status, durationMs, violations } = call
-    const headers = call.rawHeaders?.join('\n')
-    const requestText = keptText(call.requestBody, undefined, secret)
-    const responseText = keptText(call.responseBody, serialized, secret)
-    const request = requestText?.slice(0, BODY_LIMIT)
-    const response = responseText?.slice(0, BODY_LIMIT)
-    const requestCut = request !== requestText
-    const responseCut = response !== responseText
-    const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
-    const kept: Kept = { id: journal.next++, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret, bytes }
+    const kept = keptOf(journal.next++, call, options)
     journal.entries.push(kept)
-    this.bytes += bytes
+    this.bytes += kept.bytes
     if (journal.entries.length > this.size) this.bytes -= journal.entries.shift()!.bytes
     this.keepWithinBytes(journal)
-    const subscriptions = this.listeners.get(tenant)
-    if (subscriptions) notifyAll(subscriptions, kept)
+    this.listeners.notify(tenant, kept)
   }
 
   list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
-    const since = filter.since === undefined ? undefined : Date.parse(filter.since)
-    const matching = (this.tenants.get(tenant)?.entries ?? []).filter(
-      (kept) =>
-        (filter.id === undefined || kept.id === filter.id) &&
-        (filter.operationId === undefined || kept.operationId === filter.operationId) &&
-        (filter.method === undefined || kept.method === filter.method) &&
-        (filter.path === undefined || kept.path === filter.path) &&
-        (filter.status === undefined || kept.status === filter.status) &&
-        (since === undefined || Date.parse(kept.time) >= since),
-    )
-    return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(entryOf)
+    return selected(this.tenants.get(tenant)?.entries ?? [], filter)
   }
 
   clear(tenant: string): number {
@@ -158,91 +90,6 @@ export class RequestJournal implements JournalPort {
       }
     }
   }
-}
-
-/** The entry as the admin API shows it, in the document's order of fields. */
-function entryOf(kept: Kept): JournalEntry {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
-  const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
-  if (headers !== undefined) entry.headers = headersOf(headers)
-  if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
-  entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
-  if (violations) entry.violations = violations
-  if (requestCut || responseCut) entry.truncated = true
-  return entry
-}
-
-/**
- * The request's headers by lower-cased name (a repeated one's values joined by `, `), secrets
- * (`Authorization`, the idempotency key, cookies, the admin token) redacted. Without a prototype:
- * the names are the client's.
- */
-function headersOf(raw: string): Record<string, string> {
-  const lines = raw.split('\n')
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>
-  for (let i = 0; i + 1 < lines.length; i += 2) {
-    const name = lines[i]!.toLowerCase()
-    headers[name] = headers[name] === undefined ? lines[i + 1]! : `${headers[name]}, ${lines[i + 1]}`
-  }
-  return redact(headers)
-}
-
-const valueOf = (text: string, cut: boolean, secret: string | undefined): unknown => (cut ? text : JSON.parse(shown(text, secret)))
-
-/**
- * `JSON.stringify(entryOf(kept))`, without parsing the bodies only to serialize them again: a
- * body's kept text is already its JSON (a cut one is a string, so it is quoted).
- */
-function entryJson(kept: Kept, bodies: boolean): string {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
-  // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
-  // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
-  const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
-  let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
-  if (bodies && headers !== undefined) json += `,"headers":${JSON.stringify(headersOf(headers))}`
-  if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`
-  if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut, secret)}`
-  if (violations) json += `,"violations":${JSON.stringify(violations)}`
-  if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
-  return `${json}}`
-}
-
-const bodyJson = (text: string, cut: boolean, secret: string | undefined): string => (cut ? JSON.stringify(text) : shown(text, secret))
-
-/** Each form of the entry is made once, and only when some subscription wants it. */
-function notifyAll(subscriptions: Set<Subscription>, kept: Kept): void {
-  let whole: JournalEvent | undefined
-  let summary: JournalEvent | undefined
-  for (const { listener, bodies } of subscriptions) {
-    const event = bodies ? (whole ??= { id: kept.id, json: entryJson(kept, true) }) : (summary ??= { id: kept.id, json: entryJson(kept, false) })
-    notify(listener, event)
-  }
-}
-
-/** A listener's failure is its own: the call being journaled is answered regardless. */
-function notify(listener: JournalListener, event: JournalEvent): void {
-  try {
-    listener(event)
-  } catch {
-    // Nothing to do: the listener's stream is broken and its close handler unsubscribes it.
-  }
-}
-
-/** A body as the journal keeps it: serialized once; redacted now only if it is to be cut (cut by the caller). */
-function keptText(body: unknown, serialized: string | undefined, secret: string | undefined): string | undefined {
-  if (body === undefined) return undefined
-  const text = serialized ?? JSON.stringify(body)
-  return text.length > BODY_LIMIT && secret && text.includes(secret) ? redacted(body, secret) : text
-}
-
-/** A kept body's JSON as shown: with the secret redacted, if it is there. */
-function shown(text: string, secret: string | undefined): string {
-  return secret && text.includes(secret) ? redacted(JSON.parse(text), secret) : text
-}
-
-/** The body as JSON, each occurrence of the secret in its strings redacted. */
-function redacted(body: unknown, secret: string): string {
-  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? value.split(secret).join('[redacted]') : value))
 }
 
 export type { JournalCall, JournalEntry, JournalEvent, JournalFilter, JournalListener, RecordOptions, SubscribeOptions } from './journal-port.ts'

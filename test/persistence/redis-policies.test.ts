@@ -1,13 +1,15 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCli } from '../helpers/cli.ts'
+import { openEvents } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
 
 /**
  * What every call passes through besides the records, shared by instances of the built CLI on one
- * Redis: fault rules and their counters, and the tenant's rate limit with its headers.
+ * Redis: the request journal and its live stream, fault rules and their counters, and the
+ * tenant's rate limit with its headers.
  */
 type Instance = Awaited<ReturnType<typeof startCli>>
 
@@ -32,6 +34,28 @@ afterAll(async () => {
 const getAda = (url: string, auth: { Authorization: string }) => request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
 
 describe.skipIf(skipped)('policies shared over instances on one Redis', () => {
+  it('journals the calls of both instances: each lists and verifies them, and streams the other\'s live', async () => {
+    const auth = freshTenant()
+    const stream = await openEvents(`${a.url}/__admin/events?bodies=false`, auth)
+    try {
+      expect((await stream.next())?.event).toBe('ready')
+      expect((await getAda(b.url, auth)).status).toBe(200)
+      const streamed = await stream.next()
+      expect([streamed?.event, JSON.parse(streamed?.data ?? '{}').operationId]).toEqual(['request', 'getSubscriber'])
+    } finally {
+      stream.close()
+    }
+    expect((await getAda(a.url, auth)).status).toBe(200)
+    for (const url of [a.url, b.url]) {
+      const listed = await request(url).get('/__admin/requests').set(auth)
+      expect(listed.status).toBe(200)
+      await expectContract('listRequests', listed, 'admin')
+      expect(listed.body.requests.map((entry: { id: number }) => entry.id)).toEqual([1, 2])
+      const verified = await request(url).post('/__admin/requests/verify').set(auth).send({ operationId: 'getSubscriber', count: 2 })
+      expect([verified.status, verified.body.matched]).toEqual([200, 2])
+    }
+  })
+
   it('fires on one instance a fault rule set through the other, and counts its times over both', async () => {
     const auth = freshTenant()
     const added = await request(a.url).post('/__admin/faults').set(auth).send({ match: { operationId: 'getSubscriber' }, respond: { status: 404 }, times: 3 })

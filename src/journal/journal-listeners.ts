@@ -1,0 +1,91 @@
+import type { JournalEvent, JournalListener, SubscribeOptions } from './journal-port.ts'
+import { entryJson, type Kept } from './kept-entry.ts'
+
+/** Listeners at once, over every tenant: each holds an open response, so they are bounded too. */
+export const MAX_SUBSCRIBERS = 100
+
+interface Subscription {
+  listener: JournalListener
+  bodies: boolean
+}
+
+interface TenantListeners {
+  subscriptions: Set<Subscription>
+  /** Resolves once the tenant's entries reach this process. */
+  open: Promise<void>
+}
+
+/** What an adapter does when a tenant's first listener comes and when its last one leaves. */
+export interface ListenerHooks {
+  /** Answers once the tenant's entries reach this process; rejects if they never will. */
+  first?(tenant: string): Promise<void>
+  last?(tenant: string): void
+}
+
+const OPEN = Promise.resolve()
+
+/** The listeners of a journal, by tenant, at most `max` at once over every tenant. */
+export class JournalListeners {
+  private readonly tenants = new Map<string, TenantListeners>()
+  private listening = 0
+
+  constructor(
+    private readonly max: number,
+    private readonly hooks: ListenerHooks = {},
+  ) {}
+
+  /** Subscriptions open now, over every tenant. */
+  get count(): number {
+    return this.listening
+  }
+
+  /** JournalPort.subscribe. */
+  add(tenant: string, listener: JournalListener, { bodies = true, ready }: SubscribeOptions = {}): (() => void) | undefined {
+    if (this.listening >= this.max) return undefined
+    let own = this.tenants.get(tenant)
+    if (!own) this.tenants.set(tenant, (own = { subscriptions: new Set(), open: this.opened(tenant) }))
+    // An object of its own, so the same function subscribed twice is two subscriptions, each stopped once.
+    const subscription: Subscription = { listener, bodies }
+    own.subscriptions.add(subscription)
+    this.listening++
+    // Not for a subscription stopped meanwhile; a failing `ready` is its stream's, as a failing listener is.
+    if (ready) void own.open.then(() => own.subscriptions.has(subscription) && ready()).catch(ignore)
+    return () => {
+      if (!own.subscriptions.delete(subscription)) return
+      this.listening--
+      if (own.subscriptions.size > 0 || this.tenants.get(tenant) !== own) return
+      this.tenants.delete(tenant)
+      this.hooks.last?.(tenant)
+    }
+  }
+
+  /** Hands `kept` to the tenant's listeners, each form of it made once, and only when some listener wants it. */
+  notify(tenant: string, kept: Kept): void {
+    const own = this.tenants.get(tenant)
+    if (!own) return
+    let whole: JournalEvent | undefined
+    let summary: JournalEvent | undefined
+    for (const { listener, bodies } of own.subscriptions) {
+      const event = bodies ? (whole ??= { id: kept.id, json: entryJson(kept, true) }) : (summary ??= { id: kept.id, json: entryJson(kept, false) })
+      notify(listener, event)
+    }
+  }
+
+  private opened(tenant: string): Promise<void> {
+    if (!this.hooks.first) return OPEN
+    const open = this.hooks.first(tenant)
+    open.catch(ignore) // a failure only withholds `ready`
+    return open
+  }
+}
+
+const ignore = (): void => {}
+
+/** A listener's failure is its own: the call being journaled is answered regardless. */
+function notify(listener: JournalListener, event: JournalEvent): void {
+  try {
+    listener(event)
+  } catch {
+    // Nothing to do: the listener's stream is broken and its close handler unsubscribes it.
+  }
+}

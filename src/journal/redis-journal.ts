@@ -1,0 +1,198 @@
+import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
+import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
+import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
+import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+
+/** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
+export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
+
+export interface RedisJournalOptions {
+  /** A connected client (connectRedis): the journal's reads and writes share it; it stays open at `close`. */
+  client: RedisClient
+  /** Calls kept per tenant, over every instance. */
+  size: number
+  /** Listeners at once on this instance, over every tenant. */
+  maxSubscribers?: number
+  /** Redis lost (or found failing), once per outage: the message names no header, body or key. */
+  onError?: (message: string) => void
+}
+
+/**
+ * A tenant's keys and channel (after its prefix `novu-mock:{tenant}:`):
+ *   journal       list: `id\n entry JSON`, oldest first, the newest `size`
+ *   journal-id    the tenant's last id, so ids increase over every instance, a clear included
+ *   journal-live  channel: each entry as it is kept, as the list holds it
+ */
+function keysOf(tenant: string) {
+  const base = tenantKeyBase(tenant)
+  return { entries: `${base}journal`, lastId: `${base}journal-id`, channel: `${base}journal-live` }
+}
+
+/** KEYS: entries, last id. ARGV: size, seconds to live, channel, the entry's JSON. One call is one round trip. */
+const RECORD = `
+local id = redis.call('INCR', KEYS[2])
+local kept = id .. '\\n' .. ARGV[4]
+redis.call('RPUSH', KEYS[1], kept)
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[1]), -1)
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('PUBLISH', ARGV[3], kept)
+`
+
+/** KEYS: entries. Answers how many were removed. */
+const CLEAR = `
+local removed = redis.call('LLEN', KEYS[1])
+redis.call('DEL', KEYS[1])
+return removed
+`
+
+/** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
+interface Scripts {
+  novuJournalRecord(entries: string, lastId: string, size: number, ttl: number, channel: string, json: string): Promise<unknown>
+  novuJournalClear(entries: string): Promise<number>
+}
+
+type Subscriber = ReturnType<RedisClient['duplicate']>
+
+/**
+ * The journal of every instance on one Redis: the last `size` calls of each tenant, whichever
+ * instance answered them, and a live feed of them all. An entry is stored with its secrets
+ * redacted (the idempotency key in its bodies, the secret headers), so none reaches Redis.
+ */
+export class RedisJournal implements JournalPort {
+  private readonly client: RedisClient
+  private readonly size: number
+  private readonly scripts: Scripts
+  private readonly listeners: JournalListeners
+  private readonly recording: Outage
+  private readonly streaming: Outage
+  /** Opened for the first listener: a connection that subscribes takes no other command. */
+  private subscriber: Subscriber | undefined
+  private readonly tenantOfChannel = new Map<string, string>()
+  private closed = false
+
+  constructor({ client, size, maxSubscribers = MAX_SUBSCRIBERS, onError = () => {} }: RedisJournalOptions) {
+    this.client = client
+    this.size = size
+    client.defineCommand('novuJournalRecord', { numberOfKeys: 2, lua: RECORD })
+    client.defineCommand('novuJournalClear', { numberOfKeys: 1, lua: CLEAR })
+    this.scripts = client as unknown as Scripts
+    this.listeners = new JournalListeners(maxSubscribers, { first: (tenant) => this.listen(tenant), last: (tenant) => this.stopListening(tenant) })
+    this.recording = new Outage('the request journal cannot record calls on Redis; calls are answered and not journaled until it is back', onError)
+    this.streaming = new Outage('the request journal lost its live stream from Redis; it resumes when Redis is back', onError)
+  }
+
+  /** Keeps the call, on Redis, in the background: a failure is reported through `onError`, never to the caller. */
+  record(tenant: string, call: JournalCall, options?: RecordOptions): void {
+    if (this.size === 0) return
+    const { entries, lastId, channel } = keysOf(tenant)
+    // The id is Redis's, given as the entry is stored.
+    const json = storedJson(keptOf(0, call, options))
+    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, json).then(this.recording.over, this.recording.failed)
+  }
+
+  async list(tenant: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {
+    const { limit, ...narrowing } = filter
+    const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
+    const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
+    // One entry asked for by id: the others are not parsed.
+    const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
+    return selected((idPrefix === undefined ? items : items.filter((item) => item.startsWith(idPrefix))).map(keptFrom), filter)
+  }
+
+  clear(tenant: string): Promise<number> {
+    return reached(this.scripts.novuJournalClear(keysOf(tenant).entries))
+  }
+
+  /** Entries of `tenant` recorded by any instance from now on; `ready` once this instance's subscription to them is in place. */
+  subscribe(tenant: string, listener: JournalListener, options?: SubscribeOptions): (() => void) | undefined {
+    return this.listeners.add(tenant, listener, options)
+  }
+
+  /** Subscriptions open now on this instance, over every tenant. */
+  get subscribers(): number {
+    return this.listeners.count
+  }
+
+  /** Ends the live stream's connection (the client given stays open). */
+  async close(): Promise<void> {
+    this.closed = true
+    // At once: a QUIT would wait in the offline queue while Redis is away, and nothing else is owed on it.
+    this.subscriber?.disconnect()
+    this.subscriber = undefined
+  }
+
+  /** The tenant's first listener: its channel, subscribed once Redis answers (after a reconnect if it is away). */
+  private async listen(tenant: string): Promise<void> {
+    if (this.closed) throw new Error('the journal is closed')
+    const { channel } = keysOf(tenant)
+    this.tenantOfChannel.set(channel, tenant)
+    await this.connection().subscribe(channel)
+  }
+
+  private stopListening(tenant: string): void {
+    const { channel } = keysOf(tenant)
+    this.tenantOfChannel.delete(channel)
+    this.subscriber?.unsubscribe(channel).catch(() => {})
+  }
+
+  /**
+   * The live stream's connection: commands wait while it is down (the offline queue, without a
+   * timeout), so a subscription is made once Redis is back; ioredis subscribes again by itself after a reconnect.
+   */
+  private connection(): Subscriber {
+    if (this.subscriber) return this.subscriber
+    const subscriber = this.client.duplicate({ lazyConnect: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
+    subscriber.on('message', (channel: string, item: string) => {
+      const tenant = this.tenantOfChannel.get(channel)
+      try {
+        if (tenant !== undefined) this.listeners.notify(tenant, keptFrom(item))
+      } catch {
+        // An entry this version cannot read (another version's, on the same Redis) is not streamed; thrown, it would end the process.
+      }
+    })
+    subscriber.on('error', this.streaming.failed)
+    subscriber.on('ready', this.streaming.over)
+    return (this.subscriber = subscriber)
+  }
+}
+
+/** An entry as Redis holds it, after its id: what `entryOf` reads, the secret already redacted. */
+type Stored = Omit<Kept, 'id' | 'secret' | 'bytes'>
+
+/** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers) already redacted. */
+function storedJson(kept: Kept): string {
+  const { time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
+  const headers = kept.headers === undefined ? undefined : Object.entries(headersOf(kept.headers)).flat().join('\n')
+  // A cut body was redacted as it was cut.
+  const requestShown = request === undefined || requestCut ? request : shown(request, secret)
+  const responseShown = response === undefined || responseCut ? response : shown(response, secret)
+  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, headers, request: requestShown, response: responseShown, requestCut, responseCut }
+  return JSON.stringify(stored)
+}
+
+function keptFrom(item: string): Kept {
+  const at = item.indexOf('\n')
+  return { ...(JSON.parse(item.slice(at + 1)) as Stored), id: Number(item.slice(0, at)), secret: undefined, bytes: 0 }
+}
+
+/** A failure reported once until the next success, however many calls meet it meanwhile. */
+class Outage {
+  private down = false
+
+  constructor(
+    private readonly what: string,
+    private readonly report: (message: string) => void,
+  ) {}
+
+  readonly failed = (error: unknown): void => {
+    if (this.down) return
+    this.down = true
+    // ioredis's message names the connection or the failure, never a command's arguments.
+    this.report(`${this.what} (${error instanceof Error ? error.message : String(error)})`)
+  }
+
+  readonly over = (): void => {
+    this.down = false
+  }
+}
