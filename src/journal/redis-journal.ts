@@ -86,7 +86,9 @@ export class RedisJournal implements JournalPort {
   record(tenant: string, call: JournalCall, options?: RecordOptions): void {
     if (this.size === 0) return
     const { entries, lastId, channel } = keysOf(tenant)
-    // The id is Redis's, given as the entry is stored.
+    // The id is Redis's, given as the entry is stored. Sent at once, before the call's answer: a
+    // verify sent through another instance right after the answer finds the call (its command
+    // reaches Redis first). Held for a turn of the event loop to be sent with others, it may not.
     const json = storedJson(keptOf(0, call, options))
     this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, json).then(this.recording.over, this.recording.failed)
   }
