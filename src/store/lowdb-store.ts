@@ -50,7 +50,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return run
   }
 
-  const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, options.maxTenants) : undefined
+  const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, options.maxTenants, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
 
   /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
   const load = async (tenant: string): Promise<void> => {
@@ -77,7 +77,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   const persist = async (change: Change, keyed?: KeyedWrite): Promise<void> => {
     if (!backend) return
     try {
-      if (remote) await remote.write(change, keyed?.record)
+      if (remote) await remote.write(change)
       else await backend.write(keyed ? [change, { type: 'keyRecord', tenant: change.tenant, ...keyed }] : [change])
     } catch (error) {
       if (error instanceof VersionConflict || error instanceof TenantLimitReached) throw error
@@ -155,6 +155,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     transact(tenant, work, recordOf) {
+      if (remote) return remote.transact(tenant, work, recordOf)
       return changing(tenant, async () => {
         const data = memory.dataOf(tenant)
         const tx = new PendingTransaction(data)

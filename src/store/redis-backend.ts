@@ -1,8 +1,8 @@
 import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
-import { ADMIT, LOG_LENGTH, SINCE, WRITE } from './redis-scripts.ts'
+import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, TenantLimitReached, type KeyRecord } from './store.ts'
+import { StoreFileError, TenantLimitReached } from './store.ts'
 import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
@@ -11,6 +11,8 @@ const SEED_KEY = `${KEY_PREFIX}:seed`
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 interface Scripts {
   novuWrite(...args: (string | number)[]): Promise<number>
+  /** The number of keys first: a put's idempotency record is a key of its own. */
+  novuPuts(keys: number, ...args: (string | number)[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
   novuAdmit(key: string, tenant: string, max: number, claim: string): Promise<number>
 }
@@ -62,7 +64,8 @@ export interface RedisLimits {
 const RELOAD = 'reload'
 
 export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
-  client.defineCommand('novuWrite', { numberOfKeys: 7, lua: WRITE })
+  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
+  client.defineCommand('novuPuts', { lua: PUTS })
   client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
   client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
   const scripts = client as unknown as Scripts
@@ -78,7 +81,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
       throw new Error('a shared backend stores changes through writeAt')
     },
 
-    async writeAt(tenant, version, change, record?: KeyRecord) {
+    async writeAt(tenant, version, change) {
       if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
       const keys = keysOf(tenant)
       const name = 'name' in change ? change.name : ''
@@ -89,7 +92,6 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         keys.snapshots,
         keys.snapshotAt,
         `${keys.snap}${name}`,
-        record ? keyRecordKey(tenant, record.key) : keys.meta,
         version,
         LOG_LENGTH,
         change.type,
@@ -97,9 +99,22 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
-        record ? keyRecordJson(record) : '',
         ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
       )
+      return answer === -1 ? 'conflict' : answer
+    },
+
+    async putsAt(tenant, version, puts) {
+      if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
+      const keys = keysOf(tenant)
+      const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
+      const args = puts.flatMap(({ rows, record }) => [
+        listed({ type: 'put', tenant, rows }, listedChange),
+        record ? keyRecordJson(record) : '',
+        rows.length,
+        ...rows.flatMap(rowArguments),
+      ])
+      const answer = await scripts.novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args)
       return answer === -1 ? 'conflict' : answer
     },
 

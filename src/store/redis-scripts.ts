@@ -16,28 +16,34 @@ import { KEEP_RECORD } from './redis-key-records.ts'
 export const LOG_LENGTH = 1000
 
 /**
- * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (or any key of the tenant),
- * the idempotency record stored with the change (or any key of the tenant).
+ * Lua, with `meta` and `rows` the tenant's: writes one row, its seq `keep` (the row's own, or 0),
+ * `new` (the next), or a number.
+ */
+const PUT_ROW = `
+local function putRow(field, seq, record)
+  if seq == 'keep' then
+    local old = redis.call('HGET', rows, field)
+    seq = old and string.match(old, '^(%d+)') or '0'
+  elseif seq == 'new' then
+    seq = tostring(redis.call('HINCRBY', meta, 'seq', 1))
+  end
+  redis.call('HSET', rows, field, seq .. '\\n' .. record)
+end
+`
+
+/**
+ * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (or any key of the tenant).
  * ARGV: version held, log length, change type, change JSON, snapshot name, createdAt, seed JSON,
- * the idempotency record's JSON (or ''), then per row: field, seq (`keep`: the row's own or 0;
- * `new`: the next; or `0`), record JSON.
+ * then per row: field, seq, record JSON (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
-local meta, rows, log, snapshots, snapshotAt, snapshotRows, keyRecord = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local meta, rows, log, snapshots, snapshotAt, snapshotRows = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
 local type, name = ARGV[3], ARGV[5]
+${PUT_ROW}
 local function putRows()
-  for i = 9, #ARGV, 3 do
-    local seq = ARGV[i + 1]
-    if seq == 'keep' then
-      local old = redis.call('HGET', rows, ARGV[i])
-      seq = old and string.match(old, '^(%d+)') or '0'
-    elseif seq == 'new' then
-      seq = tostring(redis.call('HINCRBY', meta, 'seq', 1))
-    end
-    redis.call('HSET', rows, ARGV[i], seq .. '\\n' .. ARGV[i + 2])
-  end
+  for i = 8, #ARGV, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
 end
 local function copy(from, to)
   redis.call('DEL', to)
@@ -64,11 +70,36 @@ elseif type == 'deleteSnapshot' then
   redis.call('LREM', snapshots, 0, name)
   redis.call('HDEL', snapshotAt, name)
 end
-if ARGV[8] ~= '' then
-${KEEP_RECORD('keyRecord', 'ARGV[8]')}
-end
 local v = redis.call('HINCRBY', meta, 'v', 1)
 redis.call('RPUSH', log, v .. '\\n' .. ARGV[4])
+redis.call('LTRIM', log, -tonumber(ARGV[2]), -1)
+return v
+`
+
+/**
+ * The puts of several transactions of a tenant, in order, as one unit: all stored, each with the
+ * idempotency record of the call that made it, or none (the tenant past the version held).
+ * KEYS: meta, rows, log, then per put the key of its idempotency record (or meta, for none).
+ * ARGV: version held, log length, then per put: its change JSON for the log, its record's JSON
+ * (or ''), its number of rows, and per row: field, seq, record JSON (PUT_ROW).
+ * Answers the new version, or -1.
+ */
+export const PUTS = `
+local meta, rows, log = KEYS[1], KEYS[2], KEYS[3]
+if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
+${PUT_ROW}
+local at, v = 3, 0
+for put = 4, #KEYS do
+  local listed, record, count = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
+  at = at + 3
+  for i = at, at + 3 * count - 1, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
+  at = at + 3 * count
+  if record ~= '' then
+${KEEP_RECORD('KEYS[put]', 'record')}
+  end
+  v = redis.call('HINCRBY', meta, 'v', 1)
+  redis.call('RPUSH', log, v .. '\\n' .. listed)
+end
 redis.call('LTRIM', log, -tonumber(ARGV[2]), -1)
 return v
 `

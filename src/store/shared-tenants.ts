@@ -1,9 +1,11 @@
 import { overlaid, putOver } from './overlay.ts'
 import { readBatches } from './read-batches.ts'
 import { reached } from './redis-connection.ts'
-import type { Change, SharedBackend } from './store-backend.ts'
-import { StoreWriteFailed, TenantLimitReached, type KeyRecord } from './store.ts'
+import type { Change, OverlayRow, SharedBackend, SharedPut } from './store-backend.ts'
+import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type TenantTransaction } from './store.ts'
+import type { TenantData } from './tenant-data.ts'
 import type { TenantMemory } from './tenant-memory.ts'
+import { PendingTransaction } from './tenant-transaction.ts'
 
 /** Conflicts one change may meet (other processes writing the tenant) before it is given up as failed. */
 const MAX_TRIES = 1000
@@ -14,6 +16,28 @@ export class VersionConflict extends Error {}
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
 
+/** A transaction's rows over the tenant's records as they were (overlay.ts's rowsOfPut). */
+export type RowsOf = (data: TenantData, tx: PendingTransaction) => readonly OverlayRow[]
+
+/** A transaction waiting for its tenant's next write, and what settles its caller's promise. */
+interface Queued {
+  work: (tx: TenantTransaction) => unknown
+  recordOf: ((result: unknown) => KeyedWrite) | undefined
+  resolve: (result: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** A transaction run over the tenant as this process holds it: its result or its error, and what it changed. */
+interface Ran {
+  queued: Queued
+  result?: unknown
+  /** Thrown by the work (a rule of the service broken): the answer, once the records it read are known to be current. */
+  error?: { thrown: unknown }
+  /** The records after it, and its rows to store, when it changed any. */
+  next?: TenantData
+  put?: SharedPut
+}
+
 /**
  * The tenants of a backend several processes share (SharedBackend), memory being a cache of the
  * ones this process serves: before each use of a tenant, what other processes changed is
@@ -21,15 +45,17 @@ export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<
  * the tenant as it then stands when another process wrote first, so that no client ever sees the
  * conflict (docs/decisions.md).
  */
-export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, maxTenants: number) {
+export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, maxTenants: number, rowsOf: RowsOf) {
   /** The version of each tenant held in memory. */
   const versions = new Map<string, number>()
   const { registry } = memory
+  /** Per tenant, the transactions waiting for a write not yet sent. */
+  const waiting = new Map<string, Queued[]>()
 
-  /** Writes a tenant's change over the version held, with the idempotency record of the call that made it, if any. */
-  const write = async (change: Change, record?: KeyRecord): Promise<void> => {
+  /** Writes a tenant's change over the version held. */
+  const write = async (change: Change): Promise<void> => {
     if (change.type === 'keyRecord') return
-    const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change, record)
+    const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
   }
@@ -101,6 +127,93 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
   }
 
+  /**
+   * A transaction of the tenant. The ones that arrive before the tenant's next write is sent are
+   * sent with it, as one unit, so that 50 writers at once cost a script or two, not 50 in turn.
+   */
+  const transact = <T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      // The result's type is the work's: only this promise's own resolve is called with it.
+      const queued = { work, recordOf, resolve, reject } as Queued
+      const batch = waiting.get(tenant)
+      if (batch) return void batch.push(queued)
+      const transactions = [queued]
+      waiting.set(tenant, transactions)
+      void serialized(tenant, async () => {
+        waiting.delete(tenant)
+        await writeAll(tenant, transactions)
+      })
+    })
+
+  /** Runs and stores the transactions, again over the tenant as it stands when another process wrote first. */
+  const writeAll = async (tenant: string, transactions: Queued[]): Promise<void> => {
+    let pending = transactions
+    let behind = !versions.has(tenant)
+    for (let tries = 1; pending.length > 0; tries++) {
+      try {
+        if (tries > MAX_TRIES) throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
+        if (behind) await sync(tenant)
+        pending = await writeOnce(tenant, pending)
+        behind = true
+      } catch (error) {
+        for (const { reject } of pending) reject(error)
+        return
+      }
+    }
+  }
+
+  /**
+   * Runs the transactions in turn over the tenant as held, and stores what they changed as one
+   * unit over the version held. Answers those to run again: all when another process wrote first,
+   * none once stored. What a transaction answered without a change (nothing to do, a rule broken)
+   * holds once the others' changes are stored, or, when there were none, once a sync finds the
+   * tenant where it was: an answer never comes from records another process had already changed.
+   */
+  const writeOnce = async (tenant: string, pending: Queued[]): Promise<Queued[]> => {
+    const ran = runAll(tenant, pending)
+    const version = versions.get(tenant) ?? 0
+    const puts = ran.filter(({ next }) => next !== undefined)
+    if (puts.length === 0) {
+      await sync(tenant)
+      if (versions.get(tenant) !== version) return ran.map(({ queued }) => queued)
+    } else {
+      const answer = await stored(remote.putsAt(tenant, version, puts.map(({ put }) => put!)))
+      if (answer === 'conflict') return ran.map(({ queued }) => queued)
+      for (const { next } of puts) memory.apply(tenant, next!)
+      versions.set(tenant, answer)
+    }
+    for (const { queued, result, error } of ran) {
+      if (error) queued.reject(error.thrown)
+      else queued.resolve(result)
+    }
+    return []
+  }
+
+  /** Each transaction over the records the ones before it made; one that throws changes nothing. */
+  const runAll = (tenant: string, pending: Queued[]): Ran[] => {
+    let data = memory.dataOf(tenant)
+    const ran: Ran[] = []
+    for (const queued of pending) {
+      const tx = new PendingTransaction(data)
+      try {
+        const result = queued.work(tx)
+        const next = tx.commit()
+        if (!next) ran.push({ queued, result })
+        else ran.push({ queued, result, next, put: { rows: rowsOf(data, tx), record: queued.recordOf?.(result).record } })
+        data = next ?? data
+      } catch (thrown) {
+        ran.push({ queued, error: { thrown } })
+      }
+    }
+    return ran
+  }
+
+  /** A write's answer; a failure but the tenant bound's is a StoreWriteFailed. */
+  const stored = <T>(asked: Promise<T>): Promise<T> =>
+    asked.catch((error: unknown) => {
+      throw error instanceof TenantLimitReached ? error : new StoreWriteFailed(error)
+    })
+
   /** A tenant new to this process: within the bound over every process, and read from there. */
   const enter = async (tenant: string): Promise<void> => {
     try {
@@ -123,6 +236,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   return {
     write,
+    transact,
     sync,
     attempt,
     enter,

@@ -99,21 +99,30 @@ export interface SavedStore {
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
  * are those of StoreBackend, rows and all; idempotency records are the Redis adapter's of the
- * records' port (policies/idempotency), but for one stored with its write (`writeAt`).
+ * records' port (policies/idempotency), but for one stored with its write (`putsAt`).
+ * A tenant's transactions that arrive while one is being stored are stored together next
+ * (`putsAt`): one script for many writes.
  */
 export interface SharedBackend extends StoreBackend {
   /** What changed in the tenant after `version` (-1: nothing held yet), or, when that is no longer kept, the whole tenant. */
   since(tenant: string, version: number): Promise<TenantUpdate>
+  /** Stores the tenant's change over `version`; answers the new version, or `conflict` when the tenant is past `version`. A tenant's first change throws TenantLimitReached when the bound is full. */
+  writeAt(tenant: string, version: number, change: Change): Promise<number | 'conflict'>
   /**
-   * Stores the tenant's change over `version`, with the idempotency record of the call that made
-   * it if any (in the same unit); answers the new version, or `conflict` when the tenant is past
-   * `version`. A tenant's first change throws TenantLimitReached when the bound is full.
+   * Stores the puts of several transactions of the tenant over `version`, in order, as one unit,
+   * each with the idempotency record of the call that made it if any; answers as `writeAt`.
    */
-  writeAt(tenant: string, version: number, change: Change, record?: KeyRecord): Promise<number | 'conflict'>
+  putsAt(tenant: string, version: number, puts: readonly SharedPut[]): Promise<number | 'conflict'>
   /** Whether a tenant may be served: it has state, or there is room for one more over every process (`--max-tenants`). */
   admits(tenant: string): Promise<boolean>
   /** Every tenant with state, over every process. */
   tenants(): Promise<string[]>
+}
+
+/** A transaction's rows, and the idempotency record stored with them. */
+export interface SharedPut {
+  rows: readonly OverlayRow[]
+  record?: KeyRecord | undefined
 }
 
 export type TenantUpdate =

@@ -53,6 +53,20 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     expect(await fcmTokens(a.url, auth)).toEqual(expect.arrayContaining(['written-on-a', 'written-on-b']))
   })
 
+  it('answers a write from the records as they stand, though another instance changed them since this one last looked', async () => {
+    const auth = freshTenant()
+    expect(await fcmTokens(a.url, auth)).toEqual(expect.any(Array))
+    const state = await readState(b.url, auth)
+    const ada = state.subscribers.find((s) => s.subscriberId === 'demo-subscriber-1')!
+    state.subscribers.push({ ...ada, _id: '64f0000000000000000000ff', subscriberId: 'added-on-b' })
+    expect((await request(b.url).put('/__admin/state').set(auth).send(state)).status).toBe(200)
+    // Instance a still holds the tenant as it was: the subscriber is new to it.
+    const written = await appendToken(a.url, auth, 'for-the-new-one', 'added-on-b')
+    expect(written.status).toBe(200)
+    await expectContract('upsertSubscriberCredentials', written)
+    expect(await fcmTokens(b.url, auth, 'added-on-b')).toContain('for-the-new-one')
+  })
+
   it('answers 200 to 200 concurrent appends spread over two instances, and loses none', { timeout: 60_000 }, async () => {
     const auth = freshTenant()
     // Four subscribers: a channel holds at most 100 tokens (docs/behaviour.md §2.1).
