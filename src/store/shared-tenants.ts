@@ -1,5 +1,5 @@
 import { overlaid, putOver } from './overlay.ts'
-import { readBatches } from './read-batches.ts'
+import { readBatches, turnBatches } from './turn-batches.ts'
 import { reached } from './redis-connection.ts'
 import type { Change, OverlayRow, SharedBackend, SharedPut } from './store-backend.ts'
 import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type TenantTransaction } from './store.ts'
@@ -49,8 +49,6 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
   /** The version of each tenant held in memory. */
   const versions = new Map<string, number>()
   const { registry } = memory
-  /** Per tenant, the transactions waiting for a write not yet sent. */
-  const waiting = new Map<string, Queued[]>()
 
   /** Writes a tenant's change over the version held. */
   const write = async (change: Change): Promise<void> => {
@@ -132,18 +130,8 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
    * sent with it, as one unit, so that 50 writers at once cost a script or two, not 50 in turn.
    */
   const transact = <T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      // The result's type is the work's: only this promise's own resolve is called with it.
-      const queued = { work, recordOf, resolve, reject } as Queued
-      const batch = waiting.get(tenant)
-      if (batch) return void batch.push(queued)
-      const transactions = [queued]
-      waiting.set(tenant, transactions)
-      void serialized(tenant, async () => {
-        waiting.delete(tenant)
-        await writeAll(tenant, transactions)
-      })
-    })
+    // The result's type is the work's: only this promise's own resolve is called with it.
+    new Promise<T>((resolve, reject) => joinWrite(tenant, { work, recordOf, resolve, reject } as Queued))
 
   /** Runs and stores the transactions, again over the tenant as it stands when another process wrote first. */
   const writeAll = async (tenant: string, transactions: Queued[]): Promise<void> => {
@@ -207,6 +195,8 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     }
     return ran
   }
+
+  const joinWrite = turnBatches<Queued>(serialized, (tenant, transactions) => writeAll(tenant, transactions))
 
   /** A write's answer; a failure but the tenant bound's is a StoreWriteFailed. */
   const stored = <T>(asked: Promise<T>): Promise<T> =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readBatches } from './read-batches.ts'
+import { readBatches } from './turn-batches.ts'
 
 /** A tenant's queue and a sync that waits until released, counting the syncs sent. */
 function setup() {
