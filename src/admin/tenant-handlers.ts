@@ -14,7 +14,7 @@ export interface TenantDefaults {
 export function tenantHandlers(defaults: TenantDefaults) {
   return {
     listTenants: async ({ store }: OperationContext<unknown>) => ({
-      tenants: store.tenants().map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
+      tenants: (await store.tenants()).map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
     }),
 
     createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }>) => {

@@ -215,7 +215,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async resetAll() {
-      const everywhere = remote ? await remote.tenants() : []
+      const everywhere = remote ? (await remote.tenants()).map(({ tenant }) => tenant) : []
       await Promise.all([...new Set([...registry.keys(), ...everywhere])].map((tenant) => store.reset(tenant)))
     },
 
@@ -258,8 +258,11 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       })
     },
 
-    tenants() {
-      return registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: seedSpecs.has(tenant) }))
+    async tenants() {
+      const held = registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: seedSpecs.has(tenant) }))
+      if (!remote) return held
+      const elsewhere = (await remote.tenants()).filter(({ tenant }) => !registry.has(tenant))
+      return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]
     },
 
     keepKeyRecord(tenant, record, keep) {

@@ -128,7 +128,10 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
     admits: (tenant) => admit(tenant, false),
 
     async tenants() {
-      return client.smembers(TENANTS_KEY)
+      const tenants = await client.smembers(TENANTS_KEY)
+      // One round trip; the tenants' keys lie on several slots of a cluster, so not one script.
+      const seeds = (await client.pipeline(tenants.map((tenant) => ['hexists', keysOf(tenant).meta, 'seed'])).exec()) ?? []
+      return tenants.map((tenant, i) => ({ tenant, created: seeds[i]?.[1] === 1 }))
     },
 
     async close() {

@@ -235,7 +235,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     /** Reads of a held tenant, each after a sync; the reads waiting for one share it. */
     read: readBatches(serialized, sync),
     /** Every tenant with state, over every process. */
-    tenants: () => remote.tenants(),
+    tenants: () => reached(remote.tenants()),
     /** Forgets the version of a tenant dropped, or whose first change failed. */
     forget: (tenant: string) => void versions.delete(tenant),
   }

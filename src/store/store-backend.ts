@@ -115,8 +115,8 @@ export interface SharedBackend extends StoreBackend {
   putsAt(tenant: string, version: number, puts: readonly SharedPut[]): Promise<number | 'conflict'>
   /** Whether a tenant may be served: it has state, or there is room for one more over every process (`--max-tenants`). */
   admits(tenant: string): Promise<boolean>
-  /** Every tenant with state, over every process. */
-  tenants(): Promise<string[]>
+  /** Every tenant with state, over every process, and whether it was created with a seed of its own. */
+  tenants(): Promise<{ tenant: string; created: boolean }[]>
 }
 
 /** A transaction's rows, and the idempotency record stored with them. */

@@ -131,13 +131,16 @@ export interface Store {
   health(): Promise<{ kind: StoreKind; reachable: boolean }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
-  /** Every tenant held now, most recently used first. */
-  tenants(): TenantInfo[]
+  /**
+   * Every tenant held now, most recently used first; with a shared backend, then every tenant with
+   * state there that this process does not hold (no calls here).
+   */
+  tenants(): Promise<TenantInfo[]>
 }
 
 export interface TenantInfo {
   key: string
-  /** Calls of the API it answered since the server started. */
+  /** Calls of the API it answered since the server started (this process's). */
   calls: number
   /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
   kept: boolean

@@ -147,6 +147,19 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     expect((await request(b.url).post('/__admin/tenants').set(freshTenant()).send({ apiKey })).status).toBe(409)
   })
 
+  it('lists on each instance the tenants with state, whichever instance wrote or created them', async () => {
+    const written = freshTenant()
+    expect((await appendToken(a.url, written, 'listed-on-b')).status).toBe(200)
+    const apiKey = `listed-${Math.random().toString(36).slice(2)}`
+    expect((await request(a.url).post('/__admin/tenants').set(freshTenant()).send({ apiKey, seed: 3, subscribers: 2, channelConnections: 1 })).status).toBe(201)
+    const listed = await request(b.url).get('/__admin/tenants')
+    expect(listed.status).toBe(200)
+    await expectContract('listTenants', listed, 'admin')
+    const byKey = new Map((listed.body.tenants as { apiKey: string }[]).map((tenant) => [tenant.apiKey, tenant]))
+    expect(byKey.get(written.Authorization.replace('ApiKey ', ''))).toEqual({ apiKey: written.Authorization.replace('ApiKey ', ''), calls: 0, kept: true, created: false })
+    expect(byKey.get(apiKey)).toEqual({ apiKey, calls: 0, kept: true, created: true })
+  })
+
   it('counts --max-tenants over every instance', { timeout: 60_000 }, async () => {
     const own = await startRedis()
     const [first, second] = await Promise.all([instance(own.url, '--max-tenants', '2'), instance(own.url, '--max-tenants', '2')])

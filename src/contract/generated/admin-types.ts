@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * The tenants the server holds
-         * @description Every tenant the server holds now, most recently used first, with its full API key: one that answered a call of the five operations, was changed or created through the admin API, and has not been dropped at the tenant bound. Looking at a tenant through the admin API never makes the server hold it. It needs no `Authorization` (it is about no one tenant), but it is guarded like every admin route but health (loopback, or the admin token), so the keys are shown only to those who could call the admin API anyway.
+         * @description Every tenant the server holds now, most recently used first, with its full API key: one that answered a call of the five operations, was changed or created through the admin API, and has not been dropped at the tenant bound. Looking at a tenant through the admin API never makes the server hold it. With `--redis`, then every tenant with state in Redis that this instance does not hold (written or created through another instance), with no calls here. It needs no `Authorization` (it is about no one tenant), but it is guarded like every admin route but health (loopback, or the admin token), so the keys are shown only to those who could call the admin API anyway.
          */
         get: operations["listTenants"];
         put?: never;
@@ -387,7 +387,7 @@ export interface components {
         TenantSummary: {
             /** @description Its key, in full: send it as `Authorization: ApiKey <apiKey>` */
             apiKey: string;
-            /** @description Calls of the five operations it answered since the server started */
+            /** @description Calls of the five operations this server (with `--redis`, this instance) answered since it started */
             calls: number;
             /** @description Never dropped at the tenant bound: written to, created through the admin API, or holding snapshots. False for a tenant that was only read, which the bound may drop (it comes back identical from its seed). */
             kept: boolean;
