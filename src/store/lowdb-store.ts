@@ -1,8 +1,8 @@
 import { overlaid, overlaidTenant, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
 import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend } from './store-backend.ts'
-import { sharedTenants, VersionConflict } from './shared-tenants.ts'
-import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type SeedSpec, type Store } from './store.ts'
+import { sharedTenants, VersionConflict, writeFailure } from './shared-tenants.ts'
+import type { KeyedWrite, SeedSpec, Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { infoOf, TenantMemory, type Snapshot } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -80,8 +80,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       if (remote) await remote.write(change)
       else await backend.write(keyed ? [change, { type: 'keyRecord', tenant: change.tenant, ...keyed }] : [change])
     } catch (error) {
-      if (error instanceof VersionConflict || error instanceof TenantLimitReached) throw error
-      throw new StoreWriteFailed(error)
+      throw writeFailure(error)
     }
   }
 

@@ -13,6 +13,13 @@ const MAX_TRIES = 1000
 /** Another process changed the tenant first: the change is made again over the tenant as it now stands. */
 export class VersionConflict extends Error {}
 
+/** A backend's failure as the store answers it: a conflict and the tenant bound as they are, anything else a StoreWriteFailed. */
+export const writeFailure = (error: unknown): unknown =>
+  error instanceof VersionConflict || error instanceof TenantLimitReached ? error : new StoreWriteFailed(error)
+
+/** How one try of a change over the tenant as held ended: it holds; or it goes again, after a sync or over the version just synced. */
+type Tried = 'held' | 'behind' | 'current'
+
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
 
@@ -64,14 +71,10 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     if ('changes' in update) {
       for (const change of update.changes) await replay(tenant, change)
     } else {
-      const { seed, data, snapshots } = await memory.madeOf(update.tenant)
-      if (update.tenant?.seed) memory.seedSpecs.set(tenant, update.tenant.seed)
-      else memory.seedSpecs.delete(tenant)
-      memory.db.data.seeds.set(tenant, seed)
-      memory.db.data.tenants.set(tenant, data)
-      memory.db.data.snapshots.set(tenant, snapshots)
+      const made = await memory.madeOf(update.tenant)
+      memory.reload(tenant, update.tenant?.seed, made)
       if (update.tenant) registry.markWritten(tenant)
-      if (update.tenant?.seed || snapshots.size > 0) registry.pin(tenant)
+      if (update.tenant?.seed || made.snapshots.size > 0) registry.pin(tenant)
     }
     versions.set(tenant, update.version)
   }
@@ -84,8 +87,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       case 'replace':
         return memory.apply(tenant, overlaid(await memory.seedOf(tenant), change.rows))
       case 'createTenant':
-        memory.seedSpecs.set(tenant, change.seed)
-        memory.db.data.seeds.delete(tenant)
+        memory.reseed(tenant, change.seed)
         memory.set(tenant, await memory.seedOf(tenant))
         return registry.pin(tenant)
       case 'saveSnapshot':
@@ -107,20 +109,29 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
    * an attempt that wrote nothing holds once a sync finds the tenant where it was.
    */
   const attempt = async <T>(tenant: string, change: () => Promise<T>): Promise<T> => {
-    let behind = !versions.has(tenant)
-    for (let tries = 1; tries <= MAX_TRIES; tries++) {
-      if (behind) await sync(tenant)
+    let result: T | undefined
+    await untilHeld(tenant, async () => {
       const before = versions.get(tenant)
       try {
-        const result = await change()
-        if (versions.get(tenant) !== before) return result
-        await sync(tenant)
-        if (versions.get(tenant) === before) return result
-        behind = false
+        result = await change()
       } catch (error) {
-        if (!(error instanceof VersionConflict)) throw error
-        behind = true
+        if (error instanceof VersionConflict) return 'behind'
+        throw error
       }
+      if (versions.get(tenant) !== before) return 'held'
+      await sync(tenant)
+      return versions.get(tenant) === before ? 'held' : 'current'
+    })
+    return result as T
+  }
+
+  /** Tries a change over the tenant as held until it holds, reading what it missed in between; gives up (503) after MAX_TRIES. */
+  const untilHeld = async (tenant: string, once: () => Promise<Tried>): Promise<void> => {
+    let tried: Tried = versions.has(tenant) ? 'current' : 'behind'
+    for (let tries = 1; tries <= MAX_TRIES; tries++) {
+      if (tried === 'behind') await sync(tenant)
+      tried = await once()
+      if (tried === 'held') return
     }
     throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
   }
@@ -134,39 +145,28 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     new Promise<T>((resolve, reject) => joinWrite(tenant, { work, recordOf, resolve, reject } as Queued))
 
   /** Runs and stores the transactions, again over the tenant as it stands when another process wrote first. */
-  const writeAll = async (tenant: string, transactions: Queued[]): Promise<void> => {
-    let pending = transactions
-    let behind = !versions.has(tenant)
-    for (let tries = 1; pending.length > 0; tries++) {
-      try {
-        if (tries > MAX_TRIES) throw new StoreWriteFailed(new Error(`${MAX_TRIES} conflicting writes of one tenant in a row`))
-        if (behind) await sync(tenant)
-        pending = await writeOnce(tenant, pending)
-        behind = true
-      } catch (error) {
-        for (const { reject } of pending) reject(error)
-        return
-      }
-    }
-  }
+  const writeAll = (tenant: string, transactions: Queued[]): Promise<void> =>
+    untilHeld(tenant, () => writeOnce(tenant, transactions)).catch((error: unknown) => {
+      for (const { reject } of transactions) reject(error)
+    })
 
   /**
    * Runs the transactions in turn over the tenant as held, and stores what they changed as one
-   * unit over the version held. Answers those to run again: all when another process wrote first,
-   * none once stored. What a transaction answered without a change (nothing to do, a rule broken)
-   * holds once the others' changes are stored, or, when there were none, once a sync finds the
-   * tenant where it was: an answer never comes from records another process had already changed.
+   * unit over the version held; when another process wrote first, they all go again. What a
+   * transaction answered without a change (nothing to do, a rule broken) holds once the others'
+   * changes are stored, or, when there were none, once a sync finds the tenant where it was: an
+   * answer never comes from records another process had already changed.
    */
-  const writeOnce = async (tenant: string, pending: Queued[]): Promise<Queued[]> => {
+  const writeOnce = async (tenant: string, pending: Queued[]): Promise<Tried> => {
     const ran = runAll(tenant, pending)
     const version = versions.get(tenant) ?? 0
     const puts = ran.filter(({ next }) => next !== undefined)
     if (puts.length === 0) {
       await sync(tenant)
-      if (versions.get(tenant) !== version) return ran.map(({ queued }) => queued)
+      if (versions.get(tenant) !== version) return 'current'
     } else {
       const answer = await stored(remote.putsAt(tenant, version, puts.map(({ put }) => put!)))
-      if (answer === 'conflict') return ran.map(({ queued }) => queued)
+      if (answer === 'conflict') return 'behind'
       for (const { next } of puts) memory.apply(tenant, next!)
       versions.set(tenant, answer)
     }
@@ -174,7 +174,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       if (error) queued.reject(error.thrown)
       else queued.resolve(result)
     }
-    return []
+    return 'held'
   }
 
   /** Each transaction over the records the ones before it made; one that throws changes nothing. */
@@ -201,7 +201,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
   /** A write's answer; a failure but the tenant bound's is a StoreWriteFailed. */
   const stored = <T>(asked: Promise<T>): Promise<T> =>
     asked.catch((error: unknown) => {
-      throw error instanceof TenantLimitReached ? error : new StoreWriteFailed(error)
+      throw writeFailure(error)
     })
 
   /** A tenant new to this process: within the bound over every process, and read from there. */

@@ -85,6 +85,21 @@ export class TenantMemory {
     return { seed, ...overlaidTenant(seed, saved) }
   }
 
+  /** The tenant made again whole, as stored: its seed (`spec`: a seed of its own, or none), records and snapshots. */
+  reload(tenant: string, spec: TenantSeed | undefined, made: { seed: TenantData; data: TenantData; snapshots: Map<string, Snapshot> }): void {
+    if (spec) this.seedSpecs.set(tenant, spec)
+    else this.seedSpecs.delete(tenant)
+    this.db.data.seeds.set(tenant, made.seed)
+    this.db.data.tenants.set(tenant, made.data)
+    this.db.data.snapshots.set(tenant, made.snapshots)
+  }
+
+  /** The tenant's seed becomes `spec`'s, made on first use. */
+  reseed(tenant: string, spec: TenantSeed): void {
+    this.seedSpecs.set(tenant, spec)
+    this.db.data.seeds.delete(tenant)
+  }
+
   /** The tenant with its seed of its own, made from `spec`, and its records that seed's. */
   created(tenant: string, spec: SeedSpec, seed: TenantData): void {
     this.seedSpecs.set(tenant, { options: spec })
