@@ -50,6 +50,8 @@ export interface MockServerOptions {
   responseValidation?: 'strict' | 'warn' | 'off'
   /** Browser origins allowed to call: `'*'` (any, the default), `'none'`, or a list of origins. */
   corsOrigins?: '*' | 'none' | readonly string[]
+  /** Every tenant starts with its clock frozen at this ISO 8601 instant; real time when absent. */
+  clock?: string
   /** `silent` by default in the library. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }

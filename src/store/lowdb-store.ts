@@ -268,6 +268,14 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return persist({ type: 'keyRecord', tenant, record, keep })
     },
 
+    keepClock(tenant, clock) {
+      return persist({ type: 'clock', tenant, clock })
+    },
+
+    savedClocks() {
+      return saved.clocks ?? []
+    },
+
     savedKeyRecords() {
       const records = savedKeyRecords
       savedKeyRecords = []

@@ -99,6 +99,10 @@ export class IdempotencyRecords implements IdempotencyPort {
     return undefined
   }
 
+  restamp(tenant: string, now: number): void {
+    this.tenants.get(tenant)?.restamp(now + RETENTION_MS)
+  }
+
   /** Takes back a record kept by an earlier run, unless it has expired. */
   private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
     if (expiresAt <= Date.now()) return
