@@ -139,7 +139,9 @@ const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
   const fixtures = config.fixtures && { ...config.fixtures, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
-  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures }
+  // --clock is recorded only in Redis, where instances must agree; a --db file is one process's.
+  const clock = config.redis !== undefined && config.clock !== undefined ? new Date(config.clock).toISOString() : undefined
+  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures, clock }
 }
 
 /** The config with the file's seed options; its fixtures must still hold what they held. */
