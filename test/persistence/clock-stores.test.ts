@@ -56,7 +56,7 @@ describe.skipIf(skipped)('--redis: every instance answers a tenant on the same c
   let b: MockServer
   beforeAll(async () => {
     redis = await startRedis()
-    ;[a, b] = await Promise.all([0, 1].map(() => startTestServer({ redis: redis.url, rateLimit: { limit: 3, windowSeconds: 1 }, clock: Date.parse(START) })))
+    ;[a, b] = (await Promise.all([0, 1].map(() => startTestServer({ redis: redis.url, rateLimit: { limit: 3, windowSeconds: 1 }, clock: Date.parse(START) })))) as [MockServer, MockServer]
   })
   afterAll(async () => {
     await Promise.all([a, b].filter(Boolean).map((server) => server.close()))
