@@ -39,8 +39,8 @@ export class TenantClocks {
   /** The tenant's time now, in ms: read once per call, so that every stamp of the call agrees. */
   now(tenant: string): MaybePromise<number> {
     const kept = this.options.keeper.read(tenant)
-    if (kept instanceof Promise) return kept.then((clock) => timeOf(clock === undefined ? this.start : clock, this.options.realNow()))
-    return timeOf(kept === undefined ? this.start : kept, this.options.realNow())
+    if (kept instanceof Promise) return kept.then((clock) => timeOf(this.orStart(clock), this.options.realNow()))
+    return timeOf(this.orStart(kept), this.options.realNow())
   }
 
   /** The time of an answer that names no tenant (a 401, an unknown path): the starting clock's. */
@@ -54,14 +54,15 @@ export class TenantClocks {
 
   /** The tenant's time becomes `at`, frozen there or running from there. */
   set(tenant: string, at: number, frozen: boolean): Promise<ClockView> {
-    return this.change(tenant, (_, realMs) => ({ at, frozen, since: realMs }))
+    return this.change(tenant, (_clock, realMs) => ({ at, frozen, since: realMs }))
   }
 
   /** Moves the tenant's time `ms` forward, frozen or running as it is; undefined when that leaves the range of a date. */
   async advance(tenant: string, ms: number): Promise<ClockView | undefined> {
+    const clock = await this.clockOf(tenant)
     const realMs = this.options.realNow()
-    if (timeOf(await this.clockOf(tenant), realMs) + ms > LAST_MS) return undefined
-    return this.change(tenant, (clock, now) => advanced(clock, ms, now))
+    const next = advanced(clock, ms, realMs)
+    return next.at > LAST_MS ? undefined : this.keep(tenant, clock, next, realMs)
   }
 
   useRealTime(tenant: string): Promise<ClockView> {
@@ -79,17 +80,24 @@ export class TenantClocks {
   }
 
   private async clockOf(tenant: string): Promise<KeptClock> {
-    const kept = await this.options.keeper.read(tenant)
+    return this.orStart(await this.options.keeper.read(tenant))
+  }
+
+  /** A tenant with no clock kept runs on the starting clock. */
+  private orStart(kept: KeptClock | undefined): KeptClock {
     return kept === undefined ? this.start : kept
   }
 
-  /** Keeps the tenant's next clock and tells `onRewind` when its time went back. */
   private async change(tenant: string, next: (clock: KeptClock, realMs: number) => KeptClock | undefined): Promise<ClockView> {
     const clock = await this.clockOf(tenant)
     const realMs = this.options.realNow()
-    const kept = next(clock, realMs)
+    return this.keep(tenant, clock, next(clock, realMs), realMs)
+  }
+
+  /** Keeps the tenant's next clock (`kept`, over `clock`) and tells `onRewind` when its time went back. */
+  private async keep(tenant: string, clock: KeptClock, kept: KeptClock | undefined, realMs: number): Promise<ClockView> {
     await this.options.keeper.write(tenant, kept)
-    const after = kept === undefined ? this.start : kept
+    const after = this.orStart(kept)
     const now = timeOf(after, realMs)
     if (now < timeOf(clock, realMs)) await this.options.onRewind(tenant, now)
     return viewOf(after, realMs)
@@ -117,11 +125,6 @@ export class MemoryClockKeeper implements ClockKeeper {
   async clear(): Promise<void> {
     await Promise.all([...this.clocks.keys()].map((tenant) => this.durable?.keepClock(tenant, undefined)))
     this.clocks.clear()
-  }
-
-  /** A released tenant's clock goes with it (in memory: the key starts again as if new). */
-  forget(tenant: string): void {
-    this.clocks.delete(tenant)
   }
 }
 
