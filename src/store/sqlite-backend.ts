@@ -138,7 +138,10 @@ function prepare(db: Database) {
   }
 }
 
-/** Everything stored, but the idempotency records past their time (dropped here). */
+/**
+ * Everything stored. Idempotency records past their time are kept: their time is the tenant's
+ * clock's (docs/behaviour.md §8), which a restart does not know, so a key sent again judges them.
+ */
 function load(db: Database): SavedStore {
   const tenants = new Map<string, SavedTenant>()
   const entryOf = (tenant: string): SavedTenant => {
@@ -162,7 +165,6 @@ function load(db: Database): SavedStore {
     snapshots.get(JSON.stringify([row.tenant, row.name]))?.push(rowOf(row))
   }
   const maxSeq = db.prepare<[], number>('SELECT max(coalesce((SELECT max(seq) FROM records), 0), coalesce((SELECT max(seq) FROM snapshot_records), 0))').pluck().get() ?? 0
-  db.prepare('DELETE FROM key_records WHERE expires_at <= ?').run(Date.now())
   const keyQuery = db.prepare<[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>('SELECT * FROM key_records ORDER BY rowid')
   const keyRecords = keyQuery.all().map(({ tenant, expires_at, key, method, path, print, status, answer }) => ({
     tenant,

@@ -47,6 +47,24 @@ describe('--db keeps each tenant’s clock', () => {
   })
 })
 
+describe('--db keeps idempotency records on the tenant’s clock', () => {
+  it('still refuses a reused key after a restart under a clock long past, and runs it anew 25 h later', async () => {
+    const db = dbFile()
+    const auth = freshTenant()
+    const first = await startTestServer({ db, clock: Date.parse(START) })
+    expect((await keyed(first.url, auth, 'k1', 'https://hooks.example.com/a')).status).toBe(200)
+    await first.close()
+    const second = await startTestServer({ db, clock: Date.parse(START) })
+    try {
+      expect((await keyed(second.url, auth, 'k1', 'https://hooks.example.com/b')).status).toBe(422)
+      await advance(second.url, auth, 25 * HOUR)
+      expect((await keyed(second.url, auth, 'k1', 'https://hooks.example.com/b')).status).toBe(200)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
 // Said once, by vitest.config.ts.
 const skipped = redisTestsSkipped()
 

@@ -103,9 +103,8 @@ export class IdempotencyRecords implements IdempotencyPort {
     this.tenants.get(tenant)?.restamp(now + RETENTION_MS)
   }
 
-  /** Takes back a record kept by an earlier run, unless it has expired. */
+  /** Takes back a record kept by an earlier run; whether it has expired is the tenant's clock's to say, when its key comes again. */
   private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
-    if (expiresAt <= Date.now()) return
     const records = this.tenants.touch(tenant, this.newRecords)
     const existing = records.find(key)
     if (existing !== 0) records.remove(existing)
