@@ -163,9 +163,12 @@ async function answerOf(
   call: CallState,
 ): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
+  // Asked before the tenant is opened: with Redis both questions travel together.
+  const time = tenantKey !== undefined && deps.clocks ? deps.clocks.now(tenantKey) : undefined
+  if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
   if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
-  if (tenantKey !== undefined && deps.clocks) call.at = new Date(await deps.clocks.now(tenantKey))
+  if (time !== undefined) call.at = new Date(await time)
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, deps.now().getTime(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   call.body = sent?.value
