@@ -76,6 +76,7 @@ export function operationRoute(operation: Operation, handler: Handler, deps: Rou
   return (req, res, params, headers) => {
     // Every field from the start: one shape for every call, keyed or not.
     const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined, at: undefined }
+    // Every stamp of the call, errors included, reads the tenant's time once it is known.
     const timed = { ...deps, now: () => call.at ?? deps.now() }
     return answerCall(operation, handler, timed, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, timed, call))
   }
