@@ -465,7 +465,7 @@ export interface components {
         };
         /** @description The seed and volumes of a new tenant; omitted ones are the server's */
         TenantRequest: {
-            /** @description The key to create; a fresh random one when omitted */
+            /** @description The key to create; when omitted, one made from the caller's key and time (the same calls on the same clock make the same key) */
             apiKey?: string;
             /** @description Seed of the generated records */
             seed?: number;
