@@ -100,6 +100,20 @@ describe('the rate limit on the tenant’s clock', () => {
 })
 
 describe('real time, always', () => {
+  it('keeps a running call’s key busy (409) however far the clock is advanced meanwhile', async () => {
+    const auth = freshTenant()
+    await setClock(auth, T0)
+    const slow = keyed(auth, 'k-slow', 'https://hooks.example.com/slow').set('Prefer', 'delay=3000').then((res) => res)
+    // Probes whose answer is forced leave no record: they see a 409 once the slow call holds the key.
+    const probe = () => keyed(auth, 'k-slow', 'https://hooks.example.com/slow').set('Prefer', 'code=404')
+    let meanwhile = await probe()
+    for (let tries = 0; meanwhile.status !== 409 && tries < 100; tries++) meanwhile = await new Promise((resolve) => setTimeout(resolve, 20)).then(probe)
+    expect(meanwhile.status).toBe(409)
+    await advance(auth, 25 * HOUR)
+    expect((await probe()).status).toBe(409)
+    expect((await slow).status).toBe(200)
+  })
+
   it('waits real milliseconds for Prefer: delay under a frozen clock, and stamps the tenant’s time', async () => {
     const auth = freshTenant()
     await setClock(auth, T0)

@@ -57,7 +57,8 @@ export class IdempotencyRecords implements IdempotencyPort {
     const { method, path } = request
     const body = bodyPrint(request.body)
     const existing = records.find(key)
-    if (existing !== 0 && records.expiresAt(existing) > now) {
+    // A running call's record lapses on real time only (docs/behaviour.md §8): an advance never lets a second call in beside it.
+    if (existing !== 0 && (records.status(existing) === 0 || records.expiresAt(existing) > now)) {
       if (!records.matches(existing, method, path, body)) throw keyReused(key)
       const status = records.status(existing)
       if (status === 0) throw keyInProgress(key)
