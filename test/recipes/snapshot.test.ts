@@ -27,7 +27,7 @@ it('answers a credentials upsert exactly as it did last time', async () => {
   await expect(await res.text()).toMatchFileSnapshot('./answers/grace-slack-upsert.json')
 })
 
-it('lets the test move time: a day later, the same call stamps a day later', async () => {
+it('lets the test move time: a day later, answers are stamped a day later', async () => {
   const tenant = mock.tenant(API_KEY)
   await tenant.reset()
   await tenant.clock.advance(24 * 60 * 60 * 1000)
