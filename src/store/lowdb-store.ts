@@ -268,13 +268,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return persist({ type: 'keyRecord', tenant, record, keep })
     },
 
-    keepClock(tenant, clock) {
-      return persist({ type: 'clock', tenant, clock })
-    },
-
-    savedClocks() {
-      return saved.clocks ?? []
-    },
+    keepClock: (tenant, clock) => persist({ type: 'clock', tenant, clock }),
+    savedClocks: () => saved.clocks ?? [],
 
     savedKeyRecords() {
       const records = savedKeyRecords
