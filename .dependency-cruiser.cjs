@@ -15,6 +15,7 @@ const LAYERS = [
   ['journal'],
   ['seed'],
   ['store'],
+  ['clock'],
   ['contract'],
   ['answer'],
   ['log'],

@@ -8,6 +8,8 @@ import type { JournalPort } from '../journal/journal-port.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
+import type { TenantClocks } from '../clock/tenant-clocks.ts'
+import { clockHandlers } from './clock-handlers.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
@@ -24,6 +26,7 @@ export interface AdminInfo {
   faults: FaultRulesPort
   /** The API's contract, against which fault rules are checked. */
   api: Contract
+  clocks: TenantClocks
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
@@ -33,6 +36,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
+    ...clockHandlers(info.clocks),
     getHealth: async ({ store }) => {
       const { kind, reachable } = await store.health()
       const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
@@ -59,8 +63,9 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     },
 
     resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }>) => {
-      if (input.query.all) await store.resetAll()
-      else await store.reset(tenant.key)
+      // The records first: a reset the store refuses (503) leaves the clock as it was too.
+      if (input.query.all) await store.resetAll().then(() => info.clocks.resetAll())
+      else await store.reset(tenant.key).then(() => info.clocks.reset(tenant.key))
       return { scope: input.query.all ? 'all' : 'tenant' }
     },
   }

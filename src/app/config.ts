@@ -42,6 +42,8 @@ export interface ServerConfig {
   logLevel: LogLevel
   /** Browser pages allowed to call the mock: any (`*`, the default), these origins, or `none`. */
   corsOrigins: CorsOrigins
+  /** `--clock`, in ms since the epoch: every tenant starts frozen there (docs/behaviour.md §8); real time when absent. */
+  clock: number | undefined
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -63,11 +65,13 @@ export const DEFAULT_CONFIG: ServerConfig = {
   rateLimit: undefined,
   logLevel: 'info',
   corsOrigins: '*',
+  clock: undefined,
 }
 
 /** Options of createApp: any part of the config, plus what tests and embedders may inject. */
 export interface AppOptions extends Partial<ServerConfig> {
   logger?: Logger
+  /** The real clock, under the tenants' own (docs/behaviour.md §8). */
   now?: () => Date
   /** A store to use instead of a fresh in-memory one. */
   store?: Store

@@ -15,7 +15,7 @@ import { mountOperations } from '../http/mount-operations.ts'
 import type { OperationCall } from '../http/operation-route.ts'
 import { requestLog } from '../log/request-log.ts'
 import { RouteTable } from '../http/route-table.ts'
-import { memoryPolicies, redisState } from './policies.ts'
+import { memoryPolicies, redisState, tenantClocks } from './policies.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
@@ -61,7 +61,6 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, shutdown, ...overrides } = options
   let config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
-  const now = givenClock ?? (() => new Date())
   const { api, admin } = await loadContracts()
   // Opened before the seed is made: the file's seed options are the ones its rows lie over.
   const storeFile = givenStore || config.db === undefined ? undefined : await openStoreFile(config.db, await fileSeedOf(config), (line) => logger.warn(line))
@@ -76,9 +75,13 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
-  const { idempotency, journal, faults, rateLimiter } = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const { idempotency, journal, faults, rateLimiter } = policies
+  const clocks = tenantClocks(config, policies, givenClock ? () => givenClock().getTime() : Date.now)
+  // Before the tenant is known (and for answers that name none): the starting clock.
+  const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
-  const base = { store, logger, now, mode: config.responseValidation, apiKeys }
+  const base = { store, logger, now, clocks, mode: config.responseValidation, apiKeys }
 
   const app = express()
   app.set('etag', false)
@@ -92,6 +95,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
     faults,
     api,
+    clocks,
   }
   const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, { ...config, shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
@@ -135,7 +139,9 @@ const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
   const fixtures = config.fixtures && { ...config.fixtures, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
-  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures }
+  // --clock is recorded only in Redis, where instances must agree; a --db file is one process's.
+  const clock = config.redis !== undefined && config.clock !== undefined ? new Date(config.clock).toISOString() : undefined
+  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures, clock }
 }
 
 /** The config with the file's seed options; its fixtures must still hold what they held. */

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Operation } from '../contract/operation.ts'
 import { validateRequest } from '../contract/validate-request.ts'
+import type { TenantClocks } from '../clock/tenant-clocks.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
@@ -29,6 +30,8 @@ export interface RouteDependencies extends ResponseCheck {
   rateLimiter?: RateLimitPort
   /** Absent for routes that take no Prefer header nor fault rules (the admin API). */
   faults?: FaultRulesPort
+  /** Each tenant's time (docs/behaviour.md §8); absent, and before the tenant is known, `now` (the starting clock). */
+  clocks?: Pick<TenantClocks, 'now'>
   /**
    * False for the admin API: its calls are not calls of the tenant, so they never make the store
    * hold it; looking reads the seed of a tenant not held, and a change admits it (docs/behaviour.md §3).
@@ -54,6 +57,8 @@ interface CallState {
   cors?: CorsHeaders
   /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
   headers?: Record<string, string>
+  /** The tenant's time, read once when the tenant is known: every stamp and time rule of the call uses it. */
+  at?: Date
 }
 
 /**
@@ -70,8 +75,10 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
   return (req, res, params, headers) => {
     // Every field from the start: one shape for every call, keyed or not.
-    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined }
-    return answerCall(operation, handler, deps, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, deps, call))
+    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined, at: undefined }
+    // Every stamp of the call, errors included, reads the tenant's time once it is known.
+    const timed = { ...deps, now: () => call.at ?? deps.now() }
+    return answerCall(operation, handler, timed, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, timed, call))
   }
 }
 
@@ -85,7 +92,6 @@ async function answerCall(
   call: CallState,
 ): Promise<void> {
   const started = performance.now()
-  const arrived = deps.now()
   const line = requestLineOf(req)
   const idempotencyKey = idempotencyKeyOf(req)
   const outcome = await answerOf(operation, handler, deps, { req, res, line, params }, idempotencyKey, call).catch((error: unknown) =>
@@ -108,7 +114,7 @@ async function answerCall(
   }
   if (call.tenantKey !== undefined) {
     deps.journal?.record(call.tenantKey, {
-      time: isoTime(arrived.getTime()),
+      time: isoTime(deps.now().getTime()),
       operationId: operation.operationId,
       method: line.method,
       path: line.path,
@@ -158,14 +164,18 @@ async function answerOf(
   call: CallState,
 ): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
+  // Asked before the tenant is opened: with Redis both questions travel together.
+  const time = tenantKey !== undefined && deps.clocks ? deps.clocks.now(tenantKey) : undefined
+  if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
   if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
-  if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
+  if (time !== undefined) call.at = new Date(await time)
+  if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, deps.now().getTime(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
   call.body = sent?.value
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
     const request = { method: line.method, path: line.path, body: sent?.raw }
-    const outcome = await deps.idempotency.begin(tenantKey, idempotencyKey, request, Date.now())
+    const outcome = await deps.idempotency.begin(tenantKey, idempotencyKey, request, deps.now().getTime())
     if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
     call.recording = outcome
   }

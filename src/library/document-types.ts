@@ -17,3 +17,5 @@ export type FaultRuleInput = Schemas['FaultRuleRequest']
 export type FaultRule = Schemas['FaultRule']
 /** The query parameters of `GET /__admin/requests`. */
 export type RequestFilter = NonNullable<operations['listRequests']['parameters']['query']>
+/** A tenant's time, as `/__admin/clock` answers it: ISO 8601 with milliseconds, and whether it stands still. */
+export type ClockState = Schemas['Clock']

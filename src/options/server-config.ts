@@ -58,8 +58,19 @@ export function serverConfig(options: Options): ServerConfig {
     responseValidation: oneOf<ResponseValidation>(options('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
     logLevel: oneOf<LogLevel>(options('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     corsOrigins: corsOf(options('cors-origins')),
+    clock: clockOf(options('clock')),
   }
 }
+
+/** The instant of `--clock`: a full ISO 8601 date and time with its zone, as `PUT /__admin/clock` takes it. */
+function clockOf(given: Given | undefined): number | undefined {
+  if (given === undefined) return undefined
+  const ms = ISO_INSTANT.test(given.text) ? Date.parse(given.text) : NaN
+  if (!Number.isFinite(ms)) throw new UsageError(`${given.source} must be an ISO 8601 instant like 2025-01-01T00:00:00.000Z, got "${given.text}"`)
+  return ms
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
 
 function redisOf(url: Given | undefined, db: string | undefined): string | undefined {
   if (url === undefined) return undefined

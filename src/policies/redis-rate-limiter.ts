@@ -28,6 +28,9 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {taken, left}
 `
 
+/** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
+const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
+
 interface Scripts {
   novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
 }
@@ -35,25 +38,34 @@ interface Scripts {
 /**
  * One token bucket per tenant in Redis, shared by every instance on it: each call takes its
  * token in one script (one round trip), so the limit holds over all instances and the headers
- * tell what is left for all. A bucket idle long enough to be full again expires; a Redis failure
+ * tell what is left for all. A bucket idle for a day of real time expires; a Redis failure
  * rejects (StoreWriteFailed: 503).
  */
 export class RedisRateLimiter implements RateLimitPort {
   private readonly scripts: Scripts
   private readonly rules: BucketRules
-  /** An idle bucket is full again after this long, as good as none. */
+  /** An idle bucket is dropped after this long. */
   private readonly ttlMs: number
 
-  constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
+  constructor(
+    private readonly client: RedisClient,
+    rate: RateLimit,
+    enforce: boolean,
+  ) {
     client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
     this.scripts = client as unknown as Scripts
     this.rules = new BucketRules(rate, enforce)
-    this.ttlMs = Math.ceil((this.rules.burst / this.rules.perSecond) * 1000)
+    // Not the time to refill: under a frozen clock (docs/behaviour.md §8) a spent bucket must stay spent.
+    this.ttlMs = Math.max(Math.ceil((this.rules.burst / this.rules.perSecond) * 1000), IDLE_BUCKET_MS)
   }
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
     const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
     return this.rules.answer(Number(left), taken === 1, operationId)
+  }
+
+  async refill(tenant: string): Promise<void> {
+    await reached(this.client.del(`${tenantKeyBase(tenant)}rate`))
   }
 }

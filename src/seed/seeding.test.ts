@@ -1,3 +1,4 @@
+import { MemoryClockKeeper, TenantClocks } from '../clock/tenant-clocks.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import { RequestJournal } from '../journal/request-journal.ts'
 import SwaggerParser from '@apidevtools/swagger-parser'
@@ -198,6 +199,7 @@ describe('the OpenAPI documents', () => {
         journal: new RequestJournal(1),
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
         faults: new FaultRules(),
+        clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         api: (await loadContracts()).api,
       }, 'open'),
     ),

@@ -268,6 +268,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return persist({ type: 'keyRecord', tenant, record, keep })
     },
 
+    keepClock: (tenant, clock) => persist({ type: 'clock', tenant, clock }),
+    savedClocks: () => saved.clocks ?? [],
+
     savedKeyRecords() {
       const records = savedKeyRecords
       savedKeyRecords = []

@@ -59,7 +59,8 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   /** Writes a tenant's change over the version held. */
   const write = async (change: Change): Promise<void> => {
-    if (change.type === 'keyRecord') return
+    // Redis keeps these itself, outside the tenant's versions.
+    if (change.type === 'keyRecord' || change.type === 'clock') return
     const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
@@ -99,6 +100,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       case 'deleteSnapshot':
         return void memory.snapshotsHeld(tenant)?.delete(change.name)
       case 'keyRecord':
+      case 'clock':
         return
     }
   }

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { clockFromText, type KeptClock } from '../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
 import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
 import type { KeyRecord } from './store.ts'
@@ -20,6 +21,7 @@ CREATE TABLE IF NOT EXISTS key_records (
   tenant TEXT NOT NULL, key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, print TEXT NOT NULL,
   status INTEGER NOT NULL, answer TEXT NOT NULL, expires_at INTEGER NOT NULL, UNIQUE (tenant, key));
 CREATE INDEX IF NOT EXISTS key_records_by_tenant ON key_records (tenant);
+CREATE TABLE IF NOT EXISTS clocks (tenant TEXT PRIMARY KEY, clock TEXT NOT NULL) WITHOUT ROWID;
 `
 
 interface RowOfTable {
@@ -85,6 +87,8 @@ function prepare(db: Database) {
   const keepNewestKeys = run(
     'DELETE FROM key_records WHERE tenant = ? AND rowid <= (SELECT rowid FROM key_records WHERE tenant = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)',
   )
+  const putClock = run('INSERT OR REPLACE INTO clocks VALUES (?, ?)')
+  const dropClock = run('DELETE FROM clocks WHERE tenant = ?')
   const putRows = (tenant: string, rows: readonly OverlayRow[]) => {
     for (const { kind, id, record, seq } of rows) {
       const text = record === null ? null : JSON.stringify(record)
@@ -125,12 +129,19 @@ function prepare(db: Database) {
           keepNewestKeys(tenant, tenant, change.keep)
           return
         }
+        case 'clock':
+          if (change.clock === undefined) dropClock(tenant)
+          else putClock(tenant, JSON.stringify(change.clock))
+          return
       }
     },
   }
 }
 
-/** Everything stored, but the idempotency records past their time (dropped here). */
+/**
+ * Everything stored. Idempotency records past their time are kept: their time is the tenant's
+ * clock's (docs/behaviour.md §8), which a restart does not know, so a key sent again judges them.
+ */
 function load(db: Database): SavedStore {
   const tenants = new Map<string, SavedTenant>()
   const entryOf = (tenant: string): SavedTenant => {
@@ -154,11 +165,15 @@ function load(db: Database): SavedStore {
     snapshots.get(JSON.stringify([row.tenant, row.name]))?.push(rowOf(row))
   }
   const maxSeq = db.prepare<[], number>('SELECT max(coalesce((SELECT max(seq) FROM records), 0), coalesce((SELECT max(seq) FROM snapshot_records), 0))').pluck().get() ?? 0
-  db.prepare('DELETE FROM key_records WHERE expires_at <= ?').run(Date.now())
   const keyQuery = db.prepare<[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>('SELECT * FROM key_records ORDER BY rowid')
   const keyRecords = keyQuery.all().map(({ tenant, expires_at, key, method, path, print, status, answer }) => ({
     tenant,
     record: { key, method, path, print, status, answer, expiresAt: expires_at },
   }))
-  return { tenants, maxSeq, keyRecords }
+  const clocks = new Map<string, KeptClock>()
+  for (const { tenant, clock } of db.prepare<[], { tenant: string; clock: string }>('SELECT tenant, clock FROM clocks').iterate()) {
+    const kept = clockFromText(clock)
+    if (kept !== undefined) clocks.set(tenant, kept)
+  }
+  return { tenants, maxSeq, keyRecords, clocks }
 }

@@ -1,3 +1,4 @@
+import type { KeptClock } from '../clock/clock-setting.ts'
 import type { TenantState } from './records.ts'
 import type { KeyRecord, SeedSpec, StoreKind } from './store.ts'
 
@@ -68,6 +69,8 @@ export type Change =
   | { type: 'deleteSnapshot'; tenant: string; name: string }
   /** A finished idempotency record (replacing one of the same key); only the tenant's newest `keep` need be kept. */
   | { type: 'keyRecord'; tenant: string; record: KeyRecord; keep: number }
+  /** The tenant's clock (docs/behaviour.md §8); undefined: none kept, the starting clock. */
+  | { type: 'clock'; tenant: string; clock: KeptClock | undefined }
 
 export interface SavedSnapshot {
   name: string
@@ -90,6 +93,8 @@ export interface SavedStore {
   maxSeq: number
   /** Unexpired idempotency records, oldest first. */
   keyRecords: { tenant: string; record: KeyRecord }[]
+  /** The tenants' clocks, where one was set (a backend that keeps none leaves it out). */
+  clocks?: Map<string, KeptClock>
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { KeptClock } from '../clock/clock-setting.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -127,6 +128,10 @@ export interface Store {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
+  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
+  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
+  /** The clocks kept by an earlier run, to be taken back into memory. */
+  savedClocks(): Iterable<[string, KeptClock]>
   /** Where the state is kept, and whether it can be reached now (a shared backend is asked). */
   health(): Promise<{ kind: StoreKind; reachable: boolean }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */

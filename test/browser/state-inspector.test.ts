@@ -273,6 +273,25 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 4. control', () => {
     // The one 4xx the page may meet: the answer it was asked to show.
     expectQuiet(seen, (response) => response.status === 417 && response.url.endsWith('/__admin/requests/verify'))
   })
+  it('shows the tenant’s time, freezes it, advances it, and puts it back on real time', async () => {
+    await openControl()
+    await page.waitForSelector('#clock-now[data-frozen="false"]', { timeout: SHOWN_MS })
+    await page.click('#clock-freeze')
+    await page.waitForSelector('#clock-now[data-frozen="true"]', { timeout: SHOWN_MS })
+    const [frozenAt, state] = (await text('#clock-now')).split(' · ')
+    expect(state).toBe('frozen')
+    expect((await api().get('/__admin/clock').set(auth)).body).toEqual({ now: frozenAt, frozen: true })
+    await page.selectOption('#clock-advance', '90000000')
+    await page.click('#clock-form button[type=submit]')
+    const later = new Date(Date.parse(frozenAt!) + 25 * 60 * 60 * 1000).toISOString()
+    await page.waitForFunction((shown) => document.getElementById('clock-now')?.textContent?.startsWith(shown), later, { timeout: SHOWN_MS })
+    expect((await addDeviceToken(auth, 'after-advance')).body.updatedAt).toBe(later)
+    await screenshot(page, '4-control-clock')
+    await page.click('#clock-real')
+    await page.waitForSelector('#clock-now[data-frozen="false"]', { timeout: SHOWN_MS })
+    expect((await api().get('/__admin/clock').set(auth)).body.frozen).toBe(false)
+    expectQuiet(seen)
+  })
 })
 
 describe.skipIf(skipBrowserSuite)('/__admin/ui: 7. look', () => {

@@ -156,8 +156,8 @@ async function loadTenant(current) {
 }
 
 async function loadControl(current) {
-  const [{ snapshots }, { faults }] = await Promise.all([sessionCall(current, '/__admin/snapshots'), sessionCall(current, '/__admin/faults')])
-  return { snapshots, faults }
+  const [clock, { snapshots }, { faults }] = await Promise.all([sessionCall(current, '/__admin/clock'), sessionCall(current, '/__admin/snapshots'), sessionCall(current, '/__admin/faults')])
+  return { clock, snapshots, faults }
 }
 
 function renderState(state, page) {

@@ -288,10 +288,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's time
+         * @description The tenant's time now, and whether it stands still. Every timestamp a call of the tenant writes or answers, and every time-based rule (idempotency retention, the rate limit), follow it.
+         */
+        get: operations["getClock"];
+        /**
+         * Set the tenant's time
+         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time.
+         */
+        put: operations["setClock"];
+        post?: never;
+        /**
+         * Back to real time
+         * @description The tenant's time is the real time again.
+         */
+        delete: operations["useRealTime"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the tenant's time forward
+         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past the last date JavaScript can hold (+275760-09-13) is a 422, nothing changed.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A tenant's time
+         * @example {
+         *       "now": "2025-01-01T00:00:00.000Z",
+         *       "frozen": true
+         *     }
+         */
+        Clock: {
+            /**
+             * Format: date-time
+             * @description The tenant's time now, ISO 8601 with milliseconds
+             */
+            now: string;
+            /** @description `true` while the time stands still */
+            frozen: boolean;
+        };
+        /**
+         * @description The tenant's time from now on
+         * @example {
+         *       "now": "2025-01-01T00:00:00.000Z",
+         *       "frozen": true
+         *     }
+         */
+        ClockRequest: {
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date and time with its zone
+             */
+            now: string;
+            /**
+             * @description `true`: the time stands still at `now`; `false`: it runs at real speed from `now`
+             * @default true
+             */
+            frozen: boolean;
+        };
+        /**
+         * @description How far to move the tenant's time forward
+         * @example {
+         *       "ms": 90000000
+         *     }
+         */
+        ClockAdvance: {
+            /** @description Milliseconds */
+            ms: number;
+        };
         /** @description Which calls a rule applies to; every given field must match */
         FaultMatch: {
             /** @description The operation called */
@@ -372,7 +465,7 @@ export interface components {
         };
         /** @description The seed and volumes of a new tenant; omitted ones are the server's */
         TenantRequest: {
-            /** @description The key to create; a fresh random one when omitted */
+            /** @description The key to create; when omitted, one made from the caller's key and time (the same calls on the same clock make the same key) */
             apiKey?: string;
             /** @description Seed of the generated records */
             seed?: number;
@@ -2151,6 +2244,120 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    useRealTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -37,6 +37,8 @@ export interface IdempotencyPort {
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
   abandon(recording: Recording): void
+  /** The tenant's records count as stored at `now`: its clock went back (docs/behaviour.md §8). */
+  restamp(tenant: string, now: number): MaybePromise<void>
   /** Ends what the adapter runs in the background. */
   close?(): void
 }

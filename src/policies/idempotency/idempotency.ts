@@ -57,7 +57,8 @@ export class IdempotencyRecords implements IdempotencyPort {
     const { method, path } = request
     const body = bodyPrint(request.body)
     const existing = records.find(key)
-    if (existing !== 0 && records.expiresAt(existing) > now) {
+    // A running call's record lapses on real time only (docs/behaviour.md §8): an advance never lets a second call in beside it.
+    if (existing !== 0 && (records.status(existing) === 0 || records.expiresAt(existing) > now)) {
       if (!records.matches(existing, method, path, body)) throw keyReused(key)
       const status = records.status(existing)
       if (status === 0) throw keyInProgress(key)
@@ -99,9 +100,12 @@ export class IdempotencyRecords implements IdempotencyPort {
     return undefined
   }
 
-  /** Takes back a record kept by an earlier run, unless it has expired. */
+  restamp(tenant: string, now: number): void {
+    this.tenants.get(tenant)?.restamp(now + RETENTION_MS)
+  }
+
+  /** Takes back a record kept by an earlier run; whether it has expired is the tenant's clock's to say, when its key comes again. */
   private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
-    if (expiresAt <= Date.now()) return
     const records = this.tenants.touch(tenant, this.newRecords)
     const existing = records.find(key)
     if (existing !== 0) records.remove(existing)
