@@ -3,7 +3,7 @@ import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
 import { StoreFileError, TenantLimitReached } from './store.ts'
-import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -72,7 +72,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
   const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
 
   return {
-    kind: 'redis',
+    kind: modeOf(client),
     reachable: () => answersPing(client),
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
@@ -129,9 +129,9 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
 
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
-      // One round trip; the tenants' keys lie on several slots of a cluster, so not one script.
-      const seeds = (await client.pipeline(tenants.map((tenant) => ['hexists', keysOf(tenant).meta, 'seed'])).exec()) ?? []
-      return tenants.map((tenant, i) => ({ tenant, created: seeds[i]?.[1] === 1 }))
+      // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
+      const seeds = await Promise.all(tenants.map((tenant) => client.hexists(keysOf(tenant).meta, 'seed')))
+      return tenants.map((tenant, i) => ({ tenant, created: seeds[i] === 1 }))
     },
 
     async close() {
