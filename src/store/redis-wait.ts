@@ -8,10 +8,14 @@ import { StoreWriteFailed } from './store.ts'
  */
 export const WAIT_TIMEOUT_MS = 2000
 
-/** KEYS: none. Answers the node's run id and its replicas connected now (a stopped one stays connected until Redis's repl-timeout). */
+/**
+ * KEYS: none. Answers the node's run id and its replicas online now: one still making its first
+ * copy could not confirm in time; a stopped one stays online until Redis's repl-timeout (60 s).
+ */
 const REPLICAS = `
 local info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
-return {string.match(info, 'run_id:(%w+)'), tonumber(string.match(info, 'connected_slaves:(%d+)'))}
+local _, online = string.gsub(info, 'state=online', '')
+return {string.match(info, 'run_id:(%w+)'), online}
 `
 
 /**

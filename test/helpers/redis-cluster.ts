@@ -29,9 +29,11 @@ export interface RedisCluster {
   readonly ports: readonly number[]
   /** The nodes as the node at `askedAt` (any live one by default) sees them. */
   nodes(askedAt?: number): Promise<ClusterNode[]>
-  /** The master holding `key`, and its replica. */
-  holder(key: string): Promise<{ master: ClusterNode; replica: ClusterNode }>
+  /** The master holding `key`, and its replica if it has one. */
+  holder(key: string): Promise<{ master: ClusterNode; replica: ClusterNode | undefined }>
   signal(port: number, signal: NodeJS.Signals): void
+  /** Resolves once the replica at `replica` has everything its master at `master` had when asked. */
+  replicated(master: number, replica: number): Promise<void>
   /** Resolves once every slot is served and every master has a replica attached (generous bound). */
   settled(timeoutMs?: number): Promise<void>
   stop(): Promise<void>
@@ -56,7 +58,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     const ports = await distinctPorts(12)
     for (let i = 0; i < 6; i++) {
       const [port, bus] = [ports[2 * i]!, ports[2 * i + 1]!]
-      const args = ['--port', String(port), '--cluster-port', String(bus), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)]
+      const args = ['--port', String(port), '--cluster-port', String(bus), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--repl-diskless-sync-delay', '0']
       const own = join(dir, String(port))
       mkdirSync(own)
       const child = spawn(REDIS_SERVER, [...args, '--cluster-config-file', join(own, 'nodes.conf'), '--save', '', '--appendonly', 'no', '--dir', own], { stdio: 'ignore' })
@@ -85,24 +87,41 @@ function clusterOf(ports: number[], children: Map<number, ChildProcess>, stop: (
       const slot = Number((await cli(ports.find(alive)!, 'cluster', 'keyslot', key)).stdout.trim())
       const all = await nodes()
       const master = all.find((node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from && slot <= to))!
-      return { master, replica: all.find((node) => node.masterId === master.id)! }
+      return { master, replica: all.find((node) => node.masterId === master.id && !node.failed) }
     },
     signal: (port, signal) => void children.get(port)?.kill(signal),
+    async replicated(master, replica) {
+      const offset = async (port: number) => Number(/master_repl_offset:(\d+)/.exec((await cli(port, 'info', 'replication')).stdout)![1])
+      const wanted = await offset(master)
+      await eventually(async () => (await offset(replica)) >= wanted, 30_000, 'the replica did not catch up')
+    },
     async settled(timeoutMs = 60_000) {
-      const until = Date.now() + timeoutMs
-      for (;;) {
-        const ok = await Promise.all(ports.filter(alive).map(async (port) => /cluster_state:ok/.test((await cli(port, 'cluster', 'info')).stdout))).catch(() => [false])
-        const all = await nodes().catch(() => [])
-        const masters = all.filter((node) => node.role === 'master' && !node.failed && node.slots.length > 0)
-        const covered = masters.every((master) => all.some((node) => node.masterId === master.id && !node.failed && alive(node.port)))
-        if (ok.every(Boolean) && masters.length === 3 && covered) return
-        if (Date.now() > until) throw new Error(`the cluster did not settle within ${timeoutMs} ms`)
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
+      await eventually(
+        async () => {
+          const ok = await Promise.all(ports.filter(alive).map(async (port) => /cluster_state:ok/.test((await cli(port, 'cluster', 'info')).stdout)))
+          const all = await nodes()
+          const masters = all.filter((node) => node.role === 'master' && !node.failed && node.slots.length > 0)
+          const replicas = masters.map((master) => all.find((node) => node.masterId === master.id && !node.failed && alive(node.port)))
+          // A replica still making its first copy could not be promoted.
+          const synced = await Promise.all(replicas.map(async (replica) => replica !== undefined && /master_link_status:up/.test((await cli(replica.port, 'info', 'replication')).stdout)))
+          return ok.every(Boolean) && masters.length === 3 && synced.every(Boolean)
+        },
+        timeoutMs,
+        'the cluster did not settle',
+      )
     },
     stop,
   }
   return cluster
+}
+
+/** Resolves once `check` answers true (a failure counts as false); rejects after `timeoutMs`, a generous bound. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, failure: string): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > until) throw new Error(`${failure} within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
 }
 
 const cli = (port: number, ...args: string[]) => run(REDIS_CLI, ['-p', String(port), ...args], { timeout: 5000 })
