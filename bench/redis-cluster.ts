@@ -3,7 +3,8 @@
  * - each of the five operations at 50 connections for BENCH_REDIS_SECONDS (5) on one instance on
  *   a single Redis (no replica: nothing to wait for), and on a six-node Redis Cluster (three
  *   masters, three replicas) with the default --redis-wait-replicas 1 and with 0: answers per
- *   second, median and 99th percentile, side by side;
+ *   second and 99th percentile, side by side, the three taking turns on each operation (a shared
+ *   machine drifts: adjacent runs compare best);
  * - the time from a master's SIGKILL to the first write acknowledged again on a tenant it held,
  *   writes sent one after the other (cluster-node-timeout 2 s).
  * It starts its own redis-server processes (Debian's) on free ports.
@@ -18,13 +19,17 @@ const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
 
 type Result = Awaited<ReturnType<typeof loadAt50>>
 
-/** Each operation on one instance started with `args`. */
-async function perOperation(name: string, args: string[]): Promise<Result[]> {
-  const running = await start(novuMock(name, args), { pinned: false })
-  const results: Result[] = []
-  for (const op of OPERATIONS) results.push(await loadAt50(running.port, op, SECONDS))
-  await stop(running)
-  return results
+/** Each operation on each of the instances started with `configurations`, in turn: a row per operation. */
+async function perOperation(configurations: Record<string, string[]>): Promise<Result[][]> {
+  const instances = await Promise.all(Object.entries(configurations).map(([name, args]) => start(novuMock(name, args), { pinned: false })))
+  const rows: Result[][] = []
+  for (const op of OPERATIONS) {
+    const row: Result[] = []
+    for (const running of instances) row.push(await loadAt50(running.port, op, SECONDS))
+    rows.push(row)
+  }
+  await Promise.all(instances.map(stop))
+  return rows
 }
 
 /** Milliseconds from the SIGKILL of the master holding a tenant to the first write of it acknowledged again. */
@@ -48,14 +53,15 @@ const cell = ({ rps, p99 }: Result) => `${rps.toLocaleString('en')} (${p99})`.pa
 const single = await startRedis()
 const cluster = await startRedisCluster()
 try {
-  const columns = [
-    await perOperation('single Redis', ['--redis', single.url]),
-    await perOperation('cluster, wait 1', ['--redis', cluster.url]),
-    await perOperation('cluster, wait 0', ['--redis', cluster.url, '--redis-wait-replicas', '0']),
-  ]
+  const configurations = {
+    'single Redis': ['--redis', single.url],
+    'cluster, wait 1': ['--redis', cluster.url],
+    'cluster, wait 0': ['--redis', cluster.url, '--redis-wait-replicas', '0'],
+  }
+  const rows = await perOperation(configurations)
   console.log(`\nEach operation at 50 connections, ${SECONDS} s: answers/s (p99 ms)`)
-  console.log(`${''.padEnd(34)}${'single Redis'.padEnd(20)}${'cluster, wait 1'.padEnd(20)}cluster, wait 0`)
-  OPERATIONS.forEach((op, i) => console.log(`${op.name.padEnd(34)}${columns.map((column) => cell(column[i]!)).join('')}`))
+  console.log(`${''.padEnd(34)}${Object.keys(configurations).map((name) => name.padEnd(20)).join('')}`)
+  OPERATIONS.forEach((op, i) => console.log(`${op.name.padEnd(34)}${rows[i]!.map(cell).join('')}`))
   const { ms, refused } = await failoverMs(cluster)
   console.log(`\nA master SIGKILLed: first write acknowledged again after ${Math.round(ms)} ms (${refused} answered 503 meanwhile)`)
 } finally {
