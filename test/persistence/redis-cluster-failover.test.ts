@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tenantKeyBase } from '../../src/store/redis-connection.ts'
-import { startCli } from '../helpers/cli.ts'
+import { redisInstances } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { eventually, startRedisCluster, type ClusterNode, type RedisCluster } from '../helpers/redis-cluster.ts'
@@ -16,28 +16,22 @@ import { appendToken, fcmTokens, type Auth } from './helpers.ts'
  * write is acknowledged only once the replica has it (--redis-wait-replicas). Each test takes a
  * master of its own, so the three run on one cluster, one after the other.
  */
-type Instance = Awaited<ReturnType<typeof startCli>>
-
 // Said once, by vitest.config.ts.
 const skipped = redisTestsSkipped()
 
 let cluster: RedisCluster
-const started: Instance[] = []
+const instances = redisInstances()
 /** Masters a test has killed, or is about to: the next test takes another. */
 const used = new Set<number>()
 
-const instance = async (url: string, ...flags: string[]) => {
-  const served = await startCli(['--port', '0', '--log-level', 'silent', '--redis', url, ...flags])
-  started.push(served)
-  return served
-}
+const instance = instances.start
 
 beforeAll(async () => {
   if (skipped) return
   cluster = await startRedisCluster()
 }, 120_000)
 afterAll(async () => {
-  await Promise.all(started.map((served) => served.stop()))
+  await instances.stopAll()
   await cluster?.stop()
 })
 

@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tenantKeyBase } from '../../src/store/redis-connection.ts'
-import { startCli } from '../helpers/cli.ts'
+import { startCli, type Instance } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.ts'
@@ -14,8 +14,6 @@ import { appendToken, fcmTokens, type Auth } from './helpers.ts'
  * both given the same one node (docs/behaviour.md §7): they find the cluster from it, and the
  * behaviours of several instances on one Redis hold there too, over tenants spread on every master.
  */
-type Instance = Awaited<ReturnType<typeof startCli>>
-
 // Said once, by vitest.config.ts.
 const skipped = redisTestsSkipped()
 
