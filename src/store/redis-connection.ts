@@ -24,7 +24,7 @@ export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffe
 export const redactedUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/, '//***@')
 
 /** A Redis that takes the connection but does not answer (a stopped process) fails the call after this: 503, not a hang. */
-export const COMMAND_TIMEOUT_MS = 5000
+const COMMAND_TIMEOUT_MS = 5000
 
 /** Once running, a command whose connection is down fails at once (503) rather than wait in a queue. */
 const NO_QUEUE = { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS } as const

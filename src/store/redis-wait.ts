@@ -1,6 +1,5 @@
 import type { ChainableCommander } from 'ioredis'
 import type { RedisClient } from './redis-connection.ts'
-import { StoreWriteFailed } from './store.ts'
 
 /**
  * How long a write waits for its replicas (WAIT): past it, the write is answered 503. Well under
@@ -43,7 +42,7 @@ export type Write = (pipeline: ChainableCommander) => void
  * WAIT is sent in a second, with a check that the node is still the one that took the write (a
  * failover between the two, or a master restarted, refuses it). A write without a replica to wait
  * for (0 asked, or a master without one, as a replica just promoted) costs one round trip.
- * A write not confirmed in time is refused (StoreWriteFailed: 503); it may still have been applied.
+ * A write not confirmed in time fails (the store answers 503); it may still have been applied.
  */
 export function confirmedWrites(client: RedisClient, waitReplicas: number) {
   client.defineCommand('novuReplicas', { numberOfKeys: 0, lua: REPLICAS })
@@ -59,7 +58,7 @@ export function confirmedWrites(client: RedisClient, waitReplicas: number) {
     const [same, acknowledged] = answersOf(await waiting.exec()) as [number, number]
     if (same === 1 && acknowledged >= wanted) return written
     const why = same === 1 ? `${acknowledged} of ${wanted} replicas confirmed it within ${WAIT_TIMEOUT_MS} ms` : 'its master changed before a replica confirmed it'
-    throw new StoreWriteFailed(new Error(`a write was not acknowledged: ${why}; it may still have been applied`))
+    throw new Error(`a write was not acknowledged: ${why}; it may still have been applied`)
   }
 }
 
