@@ -24,6 +24,8 @@ export interface ServerConfig {
   db: string | undefined
   /** A Redis URL: the state is kept there, shared by every instance started with it. */
   redis: string | undefined
+  /** With `redis`: replicas of a tenant's master that must have a write before it is acknowledged, at most the ones it has. */
+  redisWaitReplicas: number
   /** Open connections at once; one more gets a 503 with Retry-After. */
   maxConnections?: number
   /** Time a client has to send its whole request (30 s); past it, a 408. */
@@ -57,6 +59,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxTenants: 1000,
   db: undefined,
   redis: undefined,
+  redisWaitReplicas: 1,
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',

@@ -1,7 +1,7 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
 import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
-import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached, subscriberOf, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -52,8 +52,6 @@ interface Scripts {
   novuJournalClear(entries: string): Promise<number>
 }
 
-type Subscriber = ReturnType<RedisClient['duplicate']>
-
 /**
  * The journal of every instance on one Redis: the last `size` calls of each tenant, whichever
  * instance answered them, and a live feed of them all. An entry is stored with its secrets
@@ -67,7 +65,7 @@ export class RedisJournal implements JournalPort {
   private readonly recording: Outage
   private readonly streaming: Outage
   /** Opened for the first listener: a connection that subscribes takes no other command. */
-  private subscriber: Subscriber | undefined
+  private subscriber: RedisClient | undefined
   private readonly tenantOfChannel = new Map<string, string>()
   private closed = false
 
@@ -138,13 +136,10 @@ export class RedisJournal implements JournalPort {
     this.subscriber?.unsubscribe(channel).catch(() => {})
   }
 
-  /**
-   * The live stream's connection: commands wait while it is down (the offline queue, without a
-   * timeout), so a subscription is made once Redis is back; ioredis subscribes again by itself after a reconnect.
-   */
-  private connection(): Subscriber {
+  /** The live stream's connection (subscriberOf): a subscription is made once Redis is back. */
+  private connection(): RedisClient {
     if (this.subscriber) return this.subscriber
-    const subscriber = this.client.duplicate({ lazyConnect: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
+    const subscriber = subscriberOf(this.client)
     subscriber.on('message', (channel: string, item: string) => {
       const tenant = this.tenantOfChannel.get(channel)
       try {

@@ -32,6 +32,8 @@ export interface MockServerOptions {
   db?: string
   /** A `redis://` URL that keeps every tenant, shared by every server started with it (not with `db`). */
   redis?: string
+  /** With `redis`: replicas of a tenant's master that must have a write before it is acknowledged (at most the ones it has); 1 by default, 0 for none. */
+  redisWaitReplicas?: number
   /** Tenants kept at once; 1000 by default. */
   maxTenants?: number
   /** Calls kept per tenant in the request journal; 1000 by default. */

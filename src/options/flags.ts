@@ -31,6 +31,7 @@ export const FLAGS = {
   'api-key': { env: 'NOVU_MOCK_API_KEYS', kind: 'list', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },
   db: { env: 'NOVU_MOCK_DB', kind: 'string', help: 'database file (SQLite) that keeps every tenant, created tenant, snapshot and idempotency record across restarts; needs npm install better-sqlite3@12', default: 'in memory' },
   redis: { env: 'NOVU_MOCK_REDIS_URL', kind: 'string', help: 'redis:// or rediss:// URL (credentials in it) that keeps every tenant, created tenant and snapshot, shared by every instance started with it; not with --db', default: 'in memory' },
+  'redis-wait-replicas': { env: 'NOVU_MOCK_REDIS_WAIT_REPLICAS', kind: 'integer', help: 'with --redis: a write is acknowledged once this many replicas of its master have it, at most the replicas it has (WAIT; else 503); 0: once its master has it', default: String(DEFAULT_CONFIG.redisWaitReplicas) },
   'max-tenants': { env: 'NOVU_MOCK_MAX_TENANTS', kind: 'integer', help: 'tenants kept at once', default: String(DEFAULT_CONFIG.maxTenants) },
   'journal-size': { env: 'NOVU_MOCK_JOURNAL_SIZE', kind: 'integer', help: 'calls kept per tenant in the request journal', default: String(DEFAULT_CONFIG.journalSize) },
   'admin-token': { env: 'NOVU_MOCK_ADMIN_TOKEN', kind: 'string', help: 'x-admin-token that opens /__admin on a non-loopback host', default: 'none' },

@@ -49,6 +49,7 @@ export function serverConfig(options: Options): ServerConfig {
     apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
     db: read('db'),
     redis: redisOf(options('redis'), read('db')),
+    redisWaitReplicas: integer('redis-wait-replicas', DEFAULT_CONFIG.redisWaitReplicas, 0),
     maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
     journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),

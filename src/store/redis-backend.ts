@@ -3,7 +3,8 @@ import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
 import { StoreFileError, TenantLimitReached } from './store.ts'
-import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { confirmedWrites } from './redis-wait.ts'
+import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -58,21 +59,26 @@ export interface RedisLimits {
    * stays small whatever the states put.
    */
   listedChange?: number
+  /** Replicas that must have a write before it is acknowledged, at most those its master has (redis-wait.ts); 1 by default. */
+  waitReplicas?: number
 }
 
 /** A change listed as `reload`: the instances behind it read the tenant again. */
 const RELOAD = 'reload'
 
-export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
+export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024, waitReplicas = 1 }: RedisLimits = {}): SharedBackend {
   client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
   client.defineCommand('novuPuts', { lua: PUTS })
   client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
   client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
   const scripts = client as unknown as Scripts
+  const confirmed = confirmedWrites(client, waitReplicas)
+  /** The scripts queued on a write's pipeline (confirmed): their answers come with the pipeline's. */
+  const queued = (pipeline: unknown) => pipeline as Scripts
   const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
 
   return {
-    kind: 'redis',
+    kind: modeOf(client),
     reachable: () => answersPing(client),
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
@@ -85,7 +91,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
       if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
       const keys = keysOf(tenant)
       const name = 'name' in change ? change.name : ''
-      const answer = await scripts.novuWrite(
+      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuWrite(
         keys.meta,
         keys.rows,
         keys.log,
@@ -100,7 +106,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
         ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
-      )
+      ))
       return answer === -1 ? 'conflict' : answer
     },
 
@@ -114,7 +120,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         rows.length,
         ...rows.flatMap(rowArguments),
       ])
-      const answer = await scripts.novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args)
+      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args))
       return answer === -1 ? 'conflict' : answer
     },
 
@@ -129,9 +135,9 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
 
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
-      // One round trip; the tenants' keys lie on several slots of a cluster, so not one script.
-      const seeds = (await client.pipeline(tenants.map((tenant) => ['hexists', keysOf(tenant).meta, 'seed'])).exec()) ?? []
-      return tenants.map((tenant, i) => ({ tenant, created: seeds[i]?.[1] === 1 }))
+      // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
+      const seeds = await Promise.all(tenants.map((tenant) => client.hexists(keysOf(tenant).meta, 'seed')))
+      return tenants.map((tenant, i) => ({ tenant, created: seeds[i] === 1 }))
     },
 
     async close() {

@@ -5,7 +5,8 @@ import { KEEP_RECORD } from './redis-key-records.ts'
  * change is stored whole or not at all, and a process killed at any moment leaves no half of one.
  * Every key a script touches belongs to one tenant and carries its hash tag, so the scripts run on
  * Redis Cluster too. A tenant's keys, after its prefix `novu-mock:{tenant}:`:
- *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON)
+ *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON),
+ *             acks (always 0: written to wait for the replicas, redis-wait.ts)
  *   rows      hash: `kind id` → `seq\n record JSON` (the record `null`: a seeded one removed)
  *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt

@@ -87,7 +87,7 @@ export interface KeyedWrite {
 }
 
 /** Where the state is kept, as `GET /__admin/health` names it. */
-export type StoreKind = 'memory' | 'sqlite' | 'redis'
+export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
 
 /**
  * The store's port. Tenants are named by their API key. Every promise resolves only once the

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../helpers/cli.ts'
+import { redisInstances, runCli, type Instance } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freePort } from '../helpers/free-port.ts'
 import { readState } from '../helpers/read-state.ts'
@@ -14,21 +14,14 @@ import { appendToken, fcmTokens, type Auth } from './helpers.ts'
  * one acknowledges the next read on another sees, the invariants of §2 hold under writes spread
  * over them, and one killed with SIGKILL leaves the others answering with every acknowledged write.
  */
-type Instance = Awaited<ReturnType<typeof startCli>>
-
 // Said once, by vitest.config.ts.
 const skipped = redisTestsSkipped()
 
 let redis: RedisServer
 let a: Instance
 let b: Instance
-const started: Instance[] = []
-
-const instance = async (url: string, ...flags: string[]) => {
-  const served = await startCli(['--port', '0', '--log-level', 'silent', '--redis', url, ...flags])
-  started.push(served)
-  return served
-}
+const instances = redisInstances()
+const instance = instances.start
 
 beforeAll(async () => {
   if (skipped) return
@@ -36,8 +29,7 @@ beforeAll(async () => {
   ;[a, b] = await Promise.all([instance(redis.url), instance(redis.url)])
 })
 afterAll(async () => {
-  const running = started.filter(({ child }) => child.exitCode === null && child.signalCode === null)
-  await Promise.all(running.map((served) => served.stop()))
+  await instances.stopAll()
   await redis?.stop()
 })
 

@@ -609,10 +609,10 @@ export interface components {
              */
             status: "ok" | "unavailable";
             /**
-             * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it
+             * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it (`redis-cluster` when that Redis is a node of a Redis Cluster)
              * @enum {string}
              */
-            store?: "memory" | "sqlite" | "redis";
+            store?: "memory" | "sqlite" | "redis" | "redis-cluster";
             /** @description Version of novu-mock */
             version?: string;
             /** @description Seconds since start */
