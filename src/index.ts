@@ -3,4 +3,4 @@
 export { startMockServer } from './library/start-mock-server.ts'
 export { VerificationError, type VerificationFailure } from './library/verification-error.ts'
 export type { MockServer, MockServerOptions, Tenant } from './library/types.ts'
-export type { Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'
+export type { Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'

@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Check that an operation was called as expected
-         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset), and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
+         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset) and, when `status` is given, whose answer had that status or class of status, and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
          */
         post: operations["verifyRequests"];
         delete?: never;
@@ -465,8 +465,9 @@ export interface components {
         };
         /** @description An expectation about the calls of one operation */
         VerifyRequest: {
-            /** @description The operation expected to have been called */
-            operationId: string;
+            operationId: components["schemas"]["ApiOperationId"];
+            /** @description Count only the calls answered with this status (`201`) or class of status (`"2xx"`); without it every recorded call counts, refused ones (4xx, 5xx) too */
+            status?: number | string;
             /** @description Exactly this many matching calls */
             count?: number;
             /** @description At least this many matching calls */
@@ -474,6 +475,11 @@ export interface components {
             /** @description A deep subset every counted call's request body must contain */
             bodyMatches?: Record<string, unknown>;
         };
+        /**
+         * @description One of the five operations of the API document (spec/openapi.yaml)
+         * @enum {string}
+         */
+        ApiOperationId: "upsertSubscriberCredentials" | "getSubscriber" | "setPrimaryIntegration" | "listChannelConnections" | "markMessagesAs";
         /** @description The expectation holds */
         VerifyResult: {
             /** @description Number of matching calls */
