@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { BodyHandling } from './ajv-instances.ts'
+import { closedCopy } from './closed-schema.ts'
 import type { Operation, ParamLocation, ResponseValidators, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 
@@ -31,7 +32,9 @@ export function compileOperations(
       const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
       const key = `${name}:${op.operationId}`
       const params = once(() => source.validator('params', `${key}:params`, () => paramsSchema(parameters)))
-      const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, () => body as JsonSchema))
+      // A stripping validator checks a closed copy: the document's open bodies would strip nothing.
+      const bodySchema = () => (bodies === 'exact' ? (body as JsonSchema) : closedCopy(body as JsonSchema))
+      const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
       const responses = lazyResponses(op, key, source)
       operations.set(op.operationId, {
         operationId: op.operationId,

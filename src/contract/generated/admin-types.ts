@@ -616,7 +616,7 @@ export interface components {
          * @enum {string}
          */
         SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
-        /** @description Credentials payload for a subscriber's provider (all fields optional) */
+        /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
             webhookUrl?: string;
@@ -641,7 +641,7 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Integration identifier */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider */
+            /** @description Credentials payload for the provider (closed in an answer) */
             credentials: components["schemas"]["ChannelCredentials"];
             /** @description Identifier of the associated integration */
             _integrationId: string;
