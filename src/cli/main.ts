@@ -99,8 +99,8 @@ function banner(url: string, config: ServerConfig): string {
 main().catch((error: unknown) => {
   const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError || error instanceof NoAnswerError
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message})\n`)
-  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? '. Run novu-mock --help for the options.' : ''}\n`)
+  if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message}); give another with --port <n> (or PORT)\n`)
+  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? `. Run ${error.help} for the options.` : ''}\n`)
   else process.stderr.write(`novu-mock: ${(error as Error)?.stack ?? String(error)}\n`)
   process.exit(error instanceof UsageError ? 2 : 1)
 })

@@ -60,7 +60,7 @@ function verifyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CliComm
     const command = parseVerify(argv, env)
     return command === 'help' ? { kind: 'verify-help' } : { kind: 'verify', command }
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError((error as Error).message, 'novu-mock verify --help')
   }
 }
 

@@ -54,6 +54,7 @@ export function compileOperations(
         },
         responseValidators: responses,
         example: (status, name) => exampleOf(op, status, name),
+        exampleNames: (status) => Object.keys(contentOf(op, status)?.examples ?? {}),
         warm() {
           params()
           bodyValidator?.()
@@ -103,8 +104,10 @@ function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, source: Val
   }
 }
 
+const contentOf = (op: OpenAPIV3_1.OperationObject, status: number) => (op.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined)?.content?.[JSON_TYPE]
+
 function exampleOf(op: OpenAPIV3_1.OperationObject, status: number, name: string | undefined): unknown {
-  const content = (op.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined)?.content?.[JSON_TYPE]
+  const content = contentOf(op, status)
   if (!content) return undefined
   if (name !== undefined) return (content.examples?.[name] as OpenAPIV3_1.ExampleObject | undefined)?.value
   const schema = content.schema as { example?: unknown; type?: unknown; items?: { example?: unknown } } | undefined
