@@ -75,7 +75,8 @@ async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<S
   const files = (await import('../seed/seeding.ts')).fixtureFiles(config.fixtures.dir)
   const state = await startingState(config)
   const read = files.length > 0 ? files.map((file) => basename(file)).join(', ') : 'no fixture files, the seed alone'
-  process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${config.fixtures.mode})\n`)
+  const { mode, why } = config.fixtures
+  process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${why === undefined ? mode : `${mode}: ${why}`})\n`)
 }
 
 const counts = (state: TenantState) =>
