@@ -41,6 +41,7 @@ export const FLAGS = {
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', kind: 'string', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'cors-origins': { env: 'NOVU_MOCK_CORS_ORIGINS', kind: 'list', help: 'browser origins allowed to call: * (any), comma-separated origins, or none (CORS off)', default: '*' },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', kind: 'string', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
+  'pid-file': { env: 'NOVU_MOCK_PID_FILE', kind: 'string', help: 'write the server\'s process id to this file once it listens (removed when it stops), for `kill "$(cat FILE)"` in CI', default: 'none' },
   config: { env: 'NOVU_MOCK_CONFIG', kind: 'string', help: 'JSON file of options, keyed by flag name (flag > env > file > default)', default: './novu-mock.config.json if present' },
 } as const satisfies Record<string, Flag>
 
