@@ -1261,7 +1261,10 @@ export interface components {
         Prefer: string;
         /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
         IdempotencyKey: string;
-        /** @description The caller's identifier of the subscriber */
+        /**
+         * @description The caller's identifier of the subscriber
+         * @example demo-subscriber-1
+         */
         SubscriberIdPath: string;
         /** @description Cursor; fetch results after it */
         After: string;
@@ -1323,7 +1326,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;
@@ -1371,7 +1377,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;
@@ -1410,7 +1419,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description Identifier (`_id`) of the integration, 24 hexadecimal characters */
+                /**
+                 * @description Identifier (`_id`) of the integration, 24 hexadecimal characters
+                 * @example 64f100000000000000000002
+                 */
                 integrationId: string;
             };
             cookie?: never;
@@ -1514,7 +1526,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;
