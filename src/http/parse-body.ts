@@ -23,7 +23,7 @@ const isForm = (contentType: string | undefined): boolean =>
  * the document's required fields then refuse in a 422, as the live service's validation does.
  */
 export function parseBody(contentType: string | undefined, bytes: Buffer): ParsedBody {
-  if (!isForm(contentType)) return { value: {}, ignoredType: contentType ?? 'none' }
+  if (!isForm(contentType)) return { value: {}, ignoredType: contentType || 'none' }
   const latin1 = /;\s*charset="?iso-8859-1"?/i.test(contentType ?? '')
   const text = bytes.toString(latin1 ? 'latin1' : 'utf8')
   if (text.length === 0) return { value: {} }

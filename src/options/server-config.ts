@@ -82,8 +82,9 @@ function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['pr
  * says merge. A folder of record files merges on top of the seed (docs/cli.md).
  */
 export function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
-  if (dir === undefined) return undefined
+  // Checked first: a bad mode is a usage error even without fixtures.
   const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace'])
+  if (dir === undefined) return undefined
   if (chosen !== undefined) return { dir, mode: chosen }
   return isFile(dir) ? { dir, mode: 'replace', why: 'a state file is the whole state; --fixtures-mode merge adds it to the seed' } : { dir, mode: 'merge' }
 }

@@ -63,6 +63,15 @@ describe('a form body (curl -d), parsed as the live service parses it', () => {
     expect((await readState(server.url, auth)).messages.find((m) => m._id === M1)?.read).toBe(false)
   })
 
+  it('pollutes no prototype and keeps no unknown key', async () => {
+    const auth = freshTenant()
+    const res = await send('post', MARK_AS, auth, FORM, `__proto__[polluted]=yes&constructor[prototype][polluted]=yes&messageId=${M1}&markAs=read`)
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    await expectContract('markMessagesAs', res)
+    expect(Object.prototype).not.toHaveProperty('polluted')
+    expect((await lastEntry(auth)).requestBody).toEqual({ messageId: M1, markAs: 'read' })
+  })
+
   it('is a 400 nested deeper than the parser reads, never a 5xx', async () => {
     const res = await send('post', MARK_AS, freshTenant(), FORM, `markAs${'[a]'.repeat(40)}=read`)
     expect(res.status).toBe(400)
