@@ -78,8 +78,8 @@ export function entryOf(kept: Kept): JournalEntry {
   if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
   entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
   if (violations) entry.violations = violations
-  if (requestCut || responseCut) entry.truncated = true
   if (note !== undefined) entry.note = note
+  if (requestCut || responseCut) entry.truncated = true
   return entry
 }
 
@@ -115,8 +115,8 @@ export function entryJson(kept: Kept, bodies: boolean): string {
   if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`
   if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut, secret)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`
-  if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
   if (note !== undefined) json += `,"note":${JSON.stringify(note)}`
+  if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
   return `${json}}`
 }
 

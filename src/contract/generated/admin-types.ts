@@ -451,10 +451,10 @@ export interface components {
             responseBody?: unknown;
             /** @description True when a body was cut */
             truncated?: boolean;
-            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
-            note?: string;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
+            note?: string;
         };
         /** @description Recorded calls, oldest first */
         RequestList: {
