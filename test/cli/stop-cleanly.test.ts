@@ -28,7 +28,7 @@ const answers = (url: string) => fetch(`${url}/__admin/health`).then(() => true,
 
 /** The id a server wrote to its --pid-file, once it did. */
 async function pidIn(file: string): Promise<number> {
-  await expect.poll(() => existsSync(file), { timeout: 60_000, interval: 100 }).toBe(true)
+  await expect.poll(() => existsSync(file), { timeout: 75_000, interval: 100 }).toBe(true)
   const pid = Number(readFileSync(file, 'utf8'))
   started.push(pid)
   return pid
@@ -72,5 +72,5 @@ describe('npm start, killed by its own id', () => {
     await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false)
     expect(await answers(url)).toBe(false)
     expect(existsSync(file)).toBe(false)
-  })
+  }, 90_000) // npm's own start, and a build first when the sources are newer than it
 })
