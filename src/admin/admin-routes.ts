@@ -22,7 +22,7 @@ export interface AdminRouteOptions {
  */
 export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, routeDeps: RouteDependencies, options: AdminRouteOptions): AdminCall {
   // Admin calls are not calls of a tenant: they never make the store hold one by looking.
-  const deps: RouteDependencies = { ...routeDeps, opensTenant: false }
+  const deps: RouteDependencies = { ...routeDeps, opensTenant: false, jsonOnly: true }
   const handlers = adminHandlers(info, adminAccessOf(options.host, options.adminToken))
   const { getHealth, ...guardedRoutes } = handlers
   mountOperations(app, admin, { getHealth }, deps)

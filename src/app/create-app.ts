@@ -138,7 +138,7 @@ const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
-  const fixtures = config.fixtures && { ...config.fixtures, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
+  const fixtures = config.fixtures && { dir: config.fixtures.dir, mode: config.fixtures.mode, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
   // --clock is recorded only in Redis, where instances must agree; a --db file is one process's.
   const clock = config.redis !== undefined && config.clock !== undefined ? new Date(config.clock).toISOString() : undefined
   return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures, clock }

@@ -18,6 +18,7 @@ export interface ErrorLine {
 export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Logger; now: () => Date }): Answer {
   if (error instanceof AnsweredOtherwise) return error.answer
   const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
+  if (apiError.details.hint) deps.logger.info(`${apiError.status} ${apiError.message}: ${apiError.details.hint}`, { method: line.method, path: line.url.split('?')[0] })
   if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
   return {
     status: apiError.status,

@@ -14,7 +14,7 @@ import type { JournalPort } from '../journal/journal-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
-import { readJsonBody } from './read-body.ts'
+import { readBody } from './read-body.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type RequestLine, type RouteRequest } from './request-parts.ts'
 import { appendHeaders, checkedAnswer, sendJsonText, type Answer, type HeaderList, type ResponseCheck } from './respond.ts'
 
@@ -37,6 +37,8 @@ export interface RouteDependencies extends ResponseCheck {
    * hold it; looking reads the seed of a tenant not held, and a change admits it (docs/behaviour.md §3).
    */
   opensTenant?: boolean
+  /** True for the admin API: a body that is not JSON is a 415, where the API reads forms and other types as the live service does (docs/behaviour.md §1.3). */
+  jsonOnly?: boolean
   /**
    * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
@@ -51,6 +53,8 @@ const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
 interface CallState {
   tenantKey?: string
   body?: unknown
+  /** The content type of a body ignored for it (docs/behaviour.md §1.3), which the journal notes. */
+  ignoredType?: string
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: Recording
   /** CORS's headers, which every answer of this call carries. */
@@ -75,7 +79,7 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
   return (req, res, params, headers) => {
     // Every field from the start: one shape for every call, keyed or not.
-    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined, at: undefined }
+    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, ignoredType: undefined, recording: undefined, headers: undefined, at: undefined }
     // Every stamp of the call, errors included, reads the tenant's time once it is known.
     const timed = { ...deps, now: () => call.at ?? deps.now() }
     return answerCall(operation, handler, timed, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, timed, call))
@@ -122,7 +126,8 @@ async function answerCall(
       rawHeaders: req.rawHeaders,
       status: answer.status,
       durationMs: performance.now() - started,
-      requestBody: call.body,
+      requestBody: call.ignoredType === undefined ? call.body : undefined,
+      note: call.ignoredType === undefined ? undefined : `body ignored for its content type (${call.ignoredType})`,
       responseBody: body,
       violations: answer.violations,
     }, { secret: idempotencyKey, responseText: text })
@@ -171,8 +176,9 @@ async function answerOf(
   call.tenantKey = tenantKey
   if (time !== undefined) call.at = new Date(await time)
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, deps.now().getTime(), operation.operationId)
-  const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined
+  const sent = operation.takesBody ? await readBody(req, res, deps.bodyLimit, deps.jsonOnly) : undefined
   call.body = sent?.value
+  call.ignoredType = sent?.ignoredType
   if (tenantKey !== undefined && idempotencyKey !== undefined && deps.idempotency) {
     const request = { method: line.method, path: line.path, body: sent?.raw }
     const outcome = await deps.idempotency.begin(tenantKey, idempotencyKey, request, deps.now().getTime())

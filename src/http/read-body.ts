@@ -1,7 +1,7 @@
 import express from 'express'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import typeis from 'type-is'
 import { ApiError } from '../answer/api-error.ts'
+import { isJson, parseBody } from './parse-body.ts'
 
 /** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
 const RAW = Symbol('raw body')
@@ -9,37 +9,46 @@ const RAW = Symbol('raw body')
 type ParsedRequest = IncomingMessage & { body?: unknown; [RAW]?: Buffer }
 type Parser = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void) => void
 
-export interface JsonBody {
+export interface SentBody {
   value: unknown
   /** The bytes as sent: what an idempotency key's fingerprint compares, with no need to serialize `value` again. */
   raw: Buffer
+  /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
+  ignoredType?: string
 }
 
 const parsers = new Map<string, Parser>()
 
 /**
- * Reads a JSON body with the service's answers: 415 for another media type, 413 past `limit`,
- * 400 naming the JSON problem. No body at all reads as `undefined`.
+ * Reads a body with the service's answers: JSON (400 naming the JSON problem), a form, or any
+ * other type as an empty body (docs/behaviour.md §1.3); `jsonOnly` (the admin API) answers 415 for
+ * another type instead. 413 past `limit`. No body at all reads as `undefined`.
  */
-export async function readJsonBody(req: ParsedRequest, res: ServerResponse, limit: string): Promise<JsonBody | undefined> {
+export async function readBody(req: ParsedRequest, res: ServerResponse, limit: string, jsonOnly = false): Promise<SentBody | undefined> {
   const length = Number(req.headers['content-length'] ?? 0)
   if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return undefined
-  if (!typeis(req, ['application/json'])) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
-  const parse = parserFor(limit)
+  const contentType = req.headers['content-type']
+  const json = isJson(contentType)
+  if (!json && jsonOnly) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
+  const parse = parserFor(json ? 'json' : 'bytes', limit)
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
-  // Absent when a parser in front of the mock (an app it is mounted in) read the body first.
-  return { value: req.body, raw: req[RAW] ?? Buffer.from(JSON.stringify(req.body)) }
+  const raw = req[RAW]
+  // Absent when a parser in front of the mock (an app it is mounted in) read the body first: its value stands.
+  if (raw === undefined) return { value: req.body, raw: Buffer.from(JSON.stringify(req.body ?? null)) }
+  return json ? { value: req.body, raw } : { ...parseBody(contentType, raw), raw }
 }
 
 const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {
   req[RAW] = raw
 }
 
-function parserFor(limit: string): Parser {
-  let parser = parsers.get(limit)
+/** JSON keeps body-parser's strict parser and its errors; any other type is read as bytes, inflated and bounded, for parseBody. */
+function parserFor(kind: 'json' | 'bytes', limit: string): Parser {
+  let parser = parsers.get(`${kind} ${limit}`)
   if (!parser) {
-    parser = wrapErrors(express.json({ limit, strict: true, verify: keepRaw }))
-    parsers.set(limit, parser)
+    const options = { limit, verify: keepRaw }
+    parser = wrapErrors(kind === 'json' ? express.json({ ...options, strict: true }) : express.raw({ ...options, type: () => true }))
+    parsers.set(`${kind} ${limit}`, parser)
   }
   return parser
 }

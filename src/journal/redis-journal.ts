@@ -159,12 +159,12 @@ type Stored = Omit<Kept, 'id' | 'secret' | 'bytes'>
 
 /** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers) already redacted. */
 function storedJson(kept: Kept): string {
-  const { time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
+  const { time, operationId, method, path, url, status, durationMs, violations, note, request, response, requestCut, responseCut, secret } = kept
   const headers = kept.headers === undefined ? undefined : Object.entries(headersOf(kept.headers)).flat().join('\n')
   // A cut body was redacted as it was cut.
   const requestShown = request === undefined || requestCut ? request : shown(request, secret)
   const responseShown = response === undefined || responseCut ? response : shown(response, secret)
-  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, headers, request: requestShown, response: responseShown, requestCut, responseCut }
+  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, note, headers, request: requestShown, response: responseShown, requestCut, responseCut }
   return JSON.stringify(stored)
 }
 

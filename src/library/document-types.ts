@@ -7,7 +7,9 @@ type Schemas = components['schemas']
 export type TenantState = Schemas['TenantState']
 /** One call recorded in the request journal. */
 export type JournalEntry = Schemas['JournalEntry']
-/** The body of `POST /__admin/requests/verify`: an operation, and `count`, `atLeast` or `bodyMatches`. */
+/** The operationId of one of the five operations of the API document. */
+export type OperationId = Schemas['ApiOperationId']
+/** The body of `POST /__admin/requests/verify`: an operation, and `count`, `atLeast`, `bodyMatches` or `status`. */
 export type Expectation = Schemas['VerifyRequest']
 /** A saved state of the tenant. */
 export type SnapshotInfo = Schemas['SnapshotInfo']

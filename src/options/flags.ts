@@ -27,7 +27,7 @@ export const FLAGS = {
   connections: { env: 'NOVU_MOCK_CONNECTIONS', kind: 'integer', help: 'channel connections per tenant', default: `${DEFAULT_CONFIG.volumes.channelConnections} (${DEMO_VOLUMES.channelConnections} with --demo)` },
   messages: { env: 'NOVU_MOCK_MESSAGES', kind: 'integer', help: 'messages per tenant, the 13 well-known included', default: `13 + 5 per generated subscriber (${DEMO_MESSAGES_PER_SUBSCRIBER} with --demo)` },
   fixtures: { env: 'NOVU_MOCK_FIXTURES', kind: 'string', help: 'folder of JSON arrays (subscribers.json, integrations.json, channelConnections.json, messages.json), or one state file as `seed --out` writes', default: 'none' },
-  'fixtures-mode': { env: 'NOVU_MOCK_FIXTURES_MODE', kind: 'string', help: 'merge (on top of the seed) | replace (instead of it)', default: 'merge' },
+  'fixtures-mode': { env: 'NOVU_MOCK_FIXTURES_MODE', kind: 'string', help: 'merge (on top of the seed) | replace (instead of it)', default: 'merge for a folder, replace for a state file' },
   'api-key': { env: 'NOVU_MOCK_API_KEYS', kind: 'list', help: 'accept only this key (repeatable; env: comma-separated)', default: 'any key' },
   db: { env: 'NOVU_MOCK_DB', kind: 'string', help: 'database file (SQLite) that keeps every tenant, created tenant, snapshot and idempotency record across restarts; needs npm install better-sqlite3@12', default: 'in memory' },
   redis: { env: 'NOVU_MOCK_REDIS_URL', kind: 'string', help: 'redis:// or rediss:// URL (credentials in it) that keeps every tenant, created tenant and snapshot, shared by every instance started with it; not with --db', default: 'in memory' },
@@ -43,6 +43,7 @@ export const FLAGS = {
   'cors-origins': { env: 'NOVU_MOCK_CORS_ORIGINS', kind: 'list', help: 'browser origins allowed to call: * (any), comma-separated origins, or none (CORS off)', default: '*' },
   clock: { env: 'NOVU_MOCK_CLOCK', kind: 'string', help: 'every tenant starts with its clock frozen at this ISO 8601 instant, e.g. 2025-01-01T00:00:00.000Z (docs/behaviour.md §8)', default: 'real time' },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', kind: 'string', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
+  'pid-file': { env: 'NOVU_MOCK_PID_FILE', kind: 'string', help: 'write the server\'s process id to this file once it listens (removed when it stops), for `kill "$(cat FILE)"` in CI', default: 'none' },
   config: { env: 'NOVU_MOCK_CONFIG', kind: 'string', help: 'JSON file of options, keyed by flag name (flag > env > file > default)', default: './novu-mock.config.json if present' },
 } as const satisfies Record<string, Flag>
 

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
 import type { ResponseValidation } from '../http/respond.ts'
@@ -88,10 +89,19 @@ function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['pr
   return { upstream: upstream.text, strict }
 }
 
+/**
+ * A state file (what `seed --out` writes) is a whole state: replaced, unless `--fixtures-mode`
+ * says merge. A folder of record files merges on top of the seed (docs/cli.md).
+ */
 export function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
-  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace']) ?? 'merge'
-  return dir === undefined ? undefined : { dir, mode: chosen }
+  // Checked first: a bad mode is a usage error even without fixtures.
+  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace'])
+  if (dir === undefined) return undefined
+  if (chosen !== undefined) return { dir, mode: chosen }
+  return isFile(dir) ? { dir, mode: 'replace', why: 'a state file is the whole state; --fixtures-mode merge adds it to the seed' } : { dir, mode: 'merge' }
 }
+
+const isFile = (path: string): boolean => existsSync(path) && statSync(path).isFile()
 
 function rateLimitOf(given: Given | undefined): RateLimit | undefined {
   if (given === undefined) return undefined

@@ -16,6 +16,8 @@ export interface UserFixtures {
   dir: string
   /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
   mode: 'merge' | 'replace'
+  /** Why that mode when no flag chose it (a state file replaces), for the CLI to say. */
+  why?: string
 }
 
 export interface SeedingOptions extends SeedOptions {

@@ -23,6 +23,7 @@ export interface StoreFile {
 const FORMAT = 'novu-mock store 1'
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')
 const INSTALL = 'npm install better-sqlite3@12'
+const REBUILD = 'npm rebuild better-sqlite3'
 
 /**
  * Opens the file `--db` names, known by its content rather than its name: a new or empty file
@@ -81,15 +82,29 @@ function checkWritable(file: string): void {
 
 type Driver = typeof BetterSqlite3
 
-/** better-sqlite3 is an optional dependency, loaded only for --db: `npx novu-mock` never builds it. */
+/**
+ * better-sqlite3 is an optional dependency, loaded only for --db: `npx novu-mock` never builds it.
+ * Its native part loads with the first database, so one in memory is opened here: an install with
+ * `--ignore-scripts` has the package without its build, which would otherwise fail later in a
+ * dozen lines of paths.
+ */
 async function loadDriver(): Promise<Driver> {
+  let Driver: Driver
   try {
     // A CommonJS module: its exports arrive as `default` (typed by `export =`, without it).
-    return ((await import('better-sqlite3')) as unknown as { default: Driver }).default
+    Driver = ((await import('better-sqlite3')) as unknown as { default: Driver }).default
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? 'is not installed' : `does not load (${(error as Error).message.split('\n')[0]})`
     throw new StoreFileError(`--db needs the optional package better-sqlite3, which ${reason}: run ${INSTALL}`)
   }
+  try {
+    new Driver(':memory:').close()
+  } catch (error) {
+    const unbuilt = /bindings file/.test((error as Error).message)
+    const reason = unbuilt ? 'is installed without its native build (an install with --ignore-scripts skips it)' : `does not load (${(error as Error).message.split('\n')[0]})`
+    throw new StoreFileError(`--db needs the optional package better-sqlite3, which ${reason}: run ${REBUILD}`)
+  }
+  return Driver
 }
 
 /**

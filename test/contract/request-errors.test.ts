@@ -43,13 +43,6 @@ describe('reading the body', () => {
     await expectContract(id, res)
   })
 
-  it.each(BODY_OPERATIONS)('$id: 415 for a text/plain body', async ({ id, method, path }) => {
-    const res = await sendRaw(method, path, freshTenant(), 'text/plain', 'hello')
-    expect(res.status).toBe(415)
-    expect(res.body.message).toBe('Unsupported Media Type')
-    await expectContract(id, res)
-  })
-
   it.each(BODY_OPERATIONS)('$id: 413 for a body over 1 MiB, nothing stored', async ({ id, method, path }) => {
     const auth = freshTenant()
     const payload = JSON.stringify({ providerId: 'fcm', messageId: 'x'.repeat(1_100_000), credentials: { deviceTokens: ['y'] }, markAs: 'read' })
@@ -224,10 +217,10 @@ describe('order of checks', () => {
   const noAuth = undefined
   it.each([
     ['auth (401) before a malformed body', noAuth, 'application/json', MALFORMED, 401],
-    ['auth (401) before 415', noAuth, 'text/plain', 'x', 401],
+    ['auth (401) before a body of another type', noAuth, 'text/plain', 'x', 401],
     ['auth (401) before 413', noAuth, 'application/json', JSON.stringify({ p: 'x'.repeat(1_100_000) }), 401],
     ['a malformed body (400) before the document (422)', 'ok', 'application/json', '{"providerId": "nope", ', 400],
-    ['415 before the document (422)', 'ok', 'text/plain', '{"providerId":"nope"}', 415],
+    ['a body of another type read as empty: the document (422)', 'ok', 'text/plain', '{"providerId":"fcm"}', 422],
   ] as const)('%s', async (_name, auth, contentType, payload, status) => {
     const res = await sendRaw('patch', CREDENTIALS, auth ? freshTenant() : undefined, contentType, payload)
     expect(res.status).toBe(status)

@@ -60,8 +60,8 @@ const EVERY_FLAG = [
 ]
 
 describe('MockServerOptions, read by the CLI’s parser', () => {
-  it('has one option per flag of start but --config', () => {
-    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 2)
+  it('has one option per flag of start but --config and --pid-file', () => {
+    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 3)
   })
 
   it('takes redis as --redis, and never with db', () => {

@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Check that an operation was called as expected
-         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset), and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
+         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset) and, when `status` is given, whose answer had that status or class of status, and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
          */
         post: operations["verifyRequests"];
         delete?: never;
@@ -546,6 +546,8 @@ export interface components {
             truncated?: boolean;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
+            note?: string;
         };
         /** @description Recorded calls, oldest first */
         RequestList: {
@@ -558,8 +560,9 @@ export interface components {
         };
         /** @description An expectation about the calls of one operation */
         VerifyRequest: {
-            /** @description The operation expected to have been called */
-            operationId: string;
+            operationId: components["schemas"]["ApiOperationId"];
+            /** @description Count only the calls answered with this status (`201`) or class of status (`"2xx"`); without it every recorded call counts, refused ones (4xx, 5xx) too */
+            status?: number | string;
             /** @description Exactly this many matching calls */
             count?: number;
             /** @description At least this many matching calls */
@@ -567,6 +570,11 @@ export interface components {
             /** @description A deep subset every counted call's request body must contain */
             bodyMatches?: Record<string, unknown>;
         };
+        /**
+         * @description One of the five operations of the API document (spec/openapi.yaml)
+         * @enum {string}
+         */
+        ApiOperationId: "upsertSubscriberCredentials" | "getSubscriber" | "setPrimaryIntegration" | "listChannelConnections" | "markMessagesAs";
         /** @description The expectation holds */
         VerifyResult: {
             /** @description Number of matching calls */
@@ -701,7 +709,7 @@ export interface components {
          * @enum {string}
          */
         SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
-        /** @description Credentials payload for a subscriber's provider (all fields optional) */
+        /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
             webhookUrl?: string;
@@ -726,7 +734,7 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Integration identifier */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider */
+            /** @description Credentials payload for the provider (closed in an answer) */
             credentials: components["schemas"]["ChannelCredentials"];
             /** @description Identifier of the associated integration */
             _integrationId: string;
