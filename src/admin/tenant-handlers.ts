@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
+import type { StateAdminPort } from '../store/store.ts'
 
 type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
@@ -13,11 +14,11 @@ export interface TenantDefaults {
 
 export function tenantHandlers(defaults: TenantDefaults) {
   return {
-    listTenants: async ({ store }: OperationContext<unknown>) => ({
+    listTenants: async ({ store }: OperationContext<unknown, StateAdminPort>) => ({
       tenants: (await store.tenants()).map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
     }),
 
-    createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }>) => {
+    createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }, StateAdminPort>) => {
       const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
       const options: SeedOptions = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages

@@ -1,4 +1,5 @@
-import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
 

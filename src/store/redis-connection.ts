@@ -1,5 +1,4 @@
 import type { Redis as RedisClient } from 'ioredis'
-import { StoreFileError, StoreWriteFailed } from './store.ts'
 
 export type { RedisClient }
 
@@ -11,6 +10,14 @@ export const KEY_PREFIX = 'novu-mock'
  * script touching several of them runs on one node of a cluster.
  */
 export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
+
+/** Redis cannot be reached at the start: the start stops with this one-line message. */
+export class RedisUnreachable extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RedisUnreachable'
+  }
+}
 
 /** A URL without its password, fit for a message. */
 export const redactedUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/, '//***@')
@@ -35,12 +42,7 @@ export async function connectRedis(url: string): Promise<RedisClient> {
     return client
   } catch (error) {
     client.disconnect()
-    throw new StoreFileError(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
+    throw new RedisUnreachable(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
   }
 }
 
-/** Redis's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
-export const reached = <T>(asked: Promise<T>): Promise<T> =>
-  asked.catch((error: unknown) => {
-    throw new StoreWriteFailed(error)
-  })

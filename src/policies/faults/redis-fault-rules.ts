@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { KEY_PREFIX, reached, tenantKeyBase, type RedisClient } from '../../store/redis-connection.ts'
-import { StoreWriteFailed } from '../../store/store.ts'
+import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../store/redis-connection.ts'
+import { reached, StoreWriteFailed } from '../../store/store.ts'
 import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { effectOf, matches, MAX_RULES, newRule } from './fault-rules.ts'
 import type { FaultRuleRequest } from './presets.ts'

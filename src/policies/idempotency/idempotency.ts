@@ -1,5 +1,5 @@
 import { RecencyMap } from '../../lib/recency-map.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
@@ -11,11 +11,8 @@ export interface IdempotencyLimits {
   maxBytes: number
 }
 
-/** Where finished records are made durable, and read back from at the start (the store, with --db). */
-export interface KeyRecordKeeper {
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
-  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
-}
+/** Where finished records are made durable, and read back from at the start: the store's port, with --db. */
+export type KeyRecordKeeper = KeyRecordsPort
 
 /**
  * This adapter's open record: the tenant's records and the record's id, so that closing it needs no

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { reached, type RedisClient } from '../../store/redis-connection.ts'
+import type { RedisClient } from '../../store/redis-connection.ts'
 import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis-key-records.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 
