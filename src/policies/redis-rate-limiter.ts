@@ -2,6 +2,7 @@ import { tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
 import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
+import { defineScripts } from '../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms). ARGV: now, burst, tokens per
@@ -46,8 +47,7 @@ export class RedisRateLimiter implements RateLimitPort {
   private readonly ttlMs: number
 
   constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
-    client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 1, lua: TAKE } })
     this.rules = new BucketRules(rate, enforce)
     this.ttlMs = Math.ceil((this.rules.burst / this.rules.perSecond) * 1000)
   }

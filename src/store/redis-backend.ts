@@ -4,6 +4,7 @@ import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
 import { StoreFileError, TenantLimitReached } from './store.ts'
 import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -64,11 +65,12 @@ export interface RedisLimits {
 const RELOAD = 'reload'
 
 export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
-  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
-  client.defineCommand('novuPuts', { lua: PUTS })
-  client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
-  client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
-  const scripts = client as unknown as Scripts
+  const scripts = defineScripts<Scripts>(client, {
+    novuWrite: { numberOfKeys: 6, lua: WRITE },
+    novuPuts: { lua: PUTS },
+    novuSince: { numberOfKeys: 5, lua: SINCE },
+    novuAdmit: { numberOfKeys: 1, lua: ADMIT },
+  })
   const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
 
   return {

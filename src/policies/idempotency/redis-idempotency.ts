@@ -4,6 +4,7 @@ import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix 
 import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+import { defineScripts } from '../../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the
@@ -89,10 +90,11 @@ export class RedisIdempotency implements IdempotencyPort {
     client: RedisClient,
     private readonly limits: RedisIdempotencyLimits,
   ) {
-    client.defineCommand('novuKeyBegin', { numberOfKeys: 2, lua: BEGIN })
-    client.defineCommand('novuKeyIfRunning', { numberOfKeys: 1, lua: IF_RUNNING })
-    client.defineCommand('novuKeyFinish', { numberOfKeys: 1, lua: FINISH })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, {
+      novuKeyBegin: { numberOfKeys: 2, lua: BEGIN },
+      novuKeyIfRunning: { numberOfKeys: 1, lua: IF_RUNNING },
+      novuKeyFinish: { numberOfKeys: 1, lua: FINISH },
+    })
     this.runningMs = limits.runningMs ?? RUNNING_MS
   }
 
