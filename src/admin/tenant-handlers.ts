@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
-import type { StateAdminPort } from '../store/store.ts'
+import type { SeedSpec, StateAdminPort } from '../store/store.ts'
 
 type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
 export interface TenantDefaults {
-  seed: SeedOptions
+  seed: SeedSpec
   /** Called with each created key, so that strict mode accepts it. */
   acceptKey(key: string): void
 }
@@ -20,7 +19,7 @@ export function tenantHandlers(defaults: TenantDefaults) {
 
     createTenant: async ({ store, input }: OperationContext<{ body: TenantRequest }, StateAdminPort>) => {
       const { apiKey = `mock_${randomUUID()}`, ...volumes } = input.body
-      const options: SeedOptions = { ...defaults.seed, ...volumes }
+      const options: SeedSpec = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
       // The store makes the seed from the options, and keeps the options (not the records) with --db.
       // At a full bound, TenantLimitReached is answered 503 like a new key on the API.

@@ -7,7 +7,7 @@ import { IdempotencyRecords, type KeyRecordKeeper } from '../policies/idempotenc
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
-import type { FileSeed } from '../store/file-seed.ts'
+import type { SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -42,7 +42,7 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: FileSeed, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
   const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
   const { openRedisOn } = await import('../store/redis-backend.ts')
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')

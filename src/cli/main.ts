@@ -57,7 +57,7 @@ async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
   const { seededState } = await import('../seed/seeding.ts')
-  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures }, admin, onProgress)
 }
 
 async function seed(config: ServerConfig, out: string | undefined): Promise<void> {

@@ -3,7 +3,7 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
 import type { ResponseValidation } from '../http/respond.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limiter.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
+import type { SeedFixtures } from '../store/store.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import type { ConfigValues } from './config-file.ts'
 import type { FlagName } from './flags.ts'
@@ -76,8 +76,8 @@ function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['pr
   return { upstream: upstream.text, strict }
 }
 
-export function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
-  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace']) ?? 'merge'
+export function fixturesOf(dir: string | undefined, mode: Given | undefined): SeedFixtures | undefined {
+  const chosen = oneOf<SeedFixtures['mode']>(mode, ['merge', 'replace']) ?? 'merge'
   return dir === undefined ? undefined : { dir, mode: chosen }
 }
 

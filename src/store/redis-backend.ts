@@ -1,8 +1,8 @@
-import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
+import { describeSeed, sameSeed } from './file-seed.ts'
 import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, TenantLimitReached } from './store.ts'
+import { StoreFileError, TenantLimitReached, type SeedSpec } from './store.ts'
 import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
 import { defineScripts } from './redis-define-scripts.ts'
 
@@ -21,7 +21,7 @@ type Nested = string | number | null | Nested[]
 type SinceAnswer = [number, ...Nested[]]
 
 /** Connects to the Redis at `url` and opens the backend on it (openRedisOn). */
-export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedis(url: string, seed: SeedSpec, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
   const client = await connectRedis(url)
   try {
     return await openRedisOn(client, redactedUrl(url), seed, maxTenants, limits)
@@ -35,9 +35,9 @@ export async function openRedis(url: string, seed: FileSeed, maxTenants: number,
  * The backend on a connected client, once the seed options Redis records (recorded at the first
  * start) are this instance's: another instance's options stop this one, its records lie over another seed.
  */
-export async function openRedisOn(client: RedisClient, where: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedisOn(client: RedisClient, where: string, seed: SeedSpec, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
   await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
-  const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
+  const stored = JSON.parse((await client.get(SEED_KEY))!) as SeedSpec
   if (!sameSeed(stored, seed)) {
     throw new StoreFileError(
       `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,

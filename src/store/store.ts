@@ -52,13 +52,30 @@ export interface TenantTransaction extends TenantView {
   putMessage(record: StoredMessage): void
 }
 
-/** What a seed is made from (fixtures/seed.ts): the same options make the same records. */
+/**
+ * A seed's description, the one type for it from the flags to a store's record of it: the same
+ * description makes the same records (src/seed/generators/seed.ts).
+ */
 export interface SeedSpec {
   seed: number
+  /** The lively demo data set (src/seed/generators/demo.ts) instead of the plain generated records. */
   demo?: boolean | undefined
+  /** Subscribers in all, the two well-known ones included. */
   subscribers: number
   channelConnections: number
+  /** Messages in all, the 13 well-known ones included; by default a number per generated subscriber. */
   messages?: number | undefined
+  /** The user's records under the seed (`--fixtures`). */
+  fixtures?: SeedFixtures | undefined
+}
+
+/** A folder (`subscribers.json`, … one JSON array per kind), or one file in the shape of `GET /__admin/state`. */
+export interface SeedFixtures {
+  dir: string
+  /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
+  mode: 'merge' | 'replace'
+  /** What they held, as a store (a file, or Redis) records it. */
+  digest?: string | undefined
 }
 
 /** An idempotency record as it is kept: a finished call's answer, replayed to a retry (docs/behaviour.md §4). */
