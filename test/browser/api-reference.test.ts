@@ -3,9 +3,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-app.ts'
 import { launchChromium, offMachine, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
+import { OPERATION_IDS } from '../helpers/operations.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
-
-const OPERATION_IDS = ['upsertSubscriberCredentials', 'getSubscriber', 'setPrimaryIntegration', 'listChannelConnections', 'markMessagesAs']
 
 let server: MockServer
 let browser: Browser

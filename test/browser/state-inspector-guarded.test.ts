@@ -70,6 +70,32 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. guarded, bound beyond loopbac
       await page.context().close()
     }
   })
+
+  it.each([
+    ['the API key field', '#api-key'],
+    ['the Admin token field', '#admin-token'],
+  ])('takes a filled Admin token when Enter is pressed in %s, then shows the API key typed', async (_field, pressedIn) => {
+    const auth = freshTenant()
+    const key = auth.Authorization.slice('ApiKey '.length)
+    await request(guarded.url).get('/v2/subscribers/demo-subscriber-1').set(auth).expect(200)
+    const page = await newPage(browser)
+    const seen = watch(page)
+    try {
+      await openInspector(page, guarded.url)
+      await page.waitForSelector('#token-form:not([hidden])', { timeout: SHOWN_MS })
+      await page.getByLabel('Admin token').fill(TOKEN)
+      await page.getByLabel('API key').fill(key)
+      await page.press(pressedIn, 'Enter')
+      await page.waitForSelector('#token-form', { state: 'hidden', timeout: SHOWN_MS })
+      await page.waitForSelector('#status.live', { timeout: SHOWN_MS })
+      await page.waitForSelector('#subscribers tbody tr', { timeout: SHOWN_MS })
+      expect(await page.locator('#status').innerText()).not.toContain('admin token')
+      expect(await page.locator('#tenants li[aria-current=true]').getAttribute('data-key')).toBe(key)
+      expectQuiet(seen)
+    } finally {
+      await page.context().close()
+    }
+  })
 })
 
 describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. where no token is needed or none is set', () => {

@@ -25,7 +25,8 @@ function nested(depth: number): unknown {
   return value
 }
 
-const VALID = [
+/** One valid request of each operation: held to the document by test/unit/operation-lists.test.ts. */
+export const VALID = [
   { operationId: 'upsertSubscriberCredentials', method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: ['t'] } } },
   { operationId: 'getSubscriber', method: 'GET', path: '/v2/subscribers/demo-subscriber-1' },
   { operationId: 'setPrimaryIntegration', method: 'POST', path: '/v1/integrations/64f100000000000000000002/set-primary' },

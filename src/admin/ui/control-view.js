@@ -31,6 +31,12 @@ export function wireControl({ call, act }) {
   })
 }
 
+/** The tenant's snapshots and fault rules, read with `call`. */
+export async function loadControl(call) {
+  const [{ snapshots }, { faults }] = await Promise.all([call('/__admin/snapshots'), call('/__admin/faults')])
+  return { snapshots, faults }
+}
+
 /** Shows the tenant's snapshots and fault rules (GET /__admin/snapshots and /__admin/faults). */
 export function renderControl({ snapshots, faults }, { call, act }) {
   $('snapshots').replaceChildren(
