@@ -8,6 +8,7 @@ import { createApp } from '../../src/app/create-app.ts'
 import { launchChromium, newPage, screenshot, skipBrowserSuite, watch } from '../helpers/browser.ts'
 import { expectQuiet, openInspector, pickTenant, SHOWN_MS } from '../helpers/inspector-page.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 const TOKEN = `token-${crypto.randomUUID()}`
 
@@ -35,7 +36,7 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. guarded, bound beyond loopbac
   it('loads without the token, asks for it before the key, sends it on every data call; the data routes refuse calls without it', async () => {
     const auth = freshTenant()
     const key = auth.Authorization.slice('ApiKey '.length)
-    await request(guarded.url).get('/v2/subscribers/demo-subscriber-1').set(auth).expect(200)
+    await request(guarded.url).get(`/v2/subscribers/${ADA}`).set(auth).expect(200)
     for (const path of ['/__admin/tenants', '/__admin/state', '/__admin/requests', '/__admin/events', '/__admin/channel-connections']) {
       expect((await request(guarded.url).get(path).set(auth)).status, path).toBe(404)
     }
@@ -77,7 +78,7 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. guarded, bound beyond loopbac
   ])('takes a filled Admin token when Enter is pressed in %s, then shows the API key typed', async (_field, pressedIn) => {
     const auth = freshTenant()
     const key = auth.Authorization.slice('ApiKey '.length)
-    await request(guarded.url).get('/v2/subscribers/demo-subscriber-1').set(auth).expect(200)
+    await request(guarded.url).get(`/v2/subscribers/${ADA}`).set(auth).expect(200)
     const page = await newPage(browser)
     const seen = watch(page)
     try {

@@ -7,6 +7,7 @@ import type { TenantState } from '../../src/store/records.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { arbitraryOf } from './schema-arbitrary.ts'
+import { ADA, GRACE } from '../helpers/well-known.ts'
 
 type Schema = Parameters<typeof arbitraryOf>[0]
 interface Call {
@@ -45,7 +46,7 @@ function callArbitrary(): fc.Arbitrary<Call> {
     .record(Object.fromEntries(queryNames.map((name) => [name, arbitraryOf(parameters[name]!)])), { requiredKeys: [] })
     .map((query): Call => ({ operationId: 'listChannelConnections', method: 'get', path: `/v1/channel-connections?${toQuery(query)}` }))
   const markAs = fc
-    .tuple(seeded(['demo-subscriber-1', 'demo-subscriber-2'], subscriberIds), fc.subarray(seed.messages.slice(0, 40).map((m) => m._id), { minLength: 1, maxLength: 5 }), arbitraryOf(schemas.MarkAs!))
+    .tuple(seeded([ADA, GRACE], subscriberIds), fc.subarray(seed.messages.slice(0, 40).map((m) => m._id), { minLength: 1, maxLength: 5 }), arbitraryOf(schemas.MarkAs!))
     .map(([id, messageId, markAs]): Call => ({ operationId: 'markMessagesAs', method: 'post', path: `/v1/subscribers/${id}/messages/mark-as`, body: { messageId, markAs } }))
   return fc.oneof(upsert, get, setPrimary, list, markAs)
 }
