@@ -3,11 +3,11 @@ import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { IdempotencyRecords, type KeyRecordKeeper } from '../policies/idempotency/idempotency.ts'
+import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
-import type { SeedSpec } from '../store/store.ts'
+import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -24,7 +24,7 @@ export interface Policies {
 }
 
 /** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: KeyRecordKeeper | undefined): Policies {
+export function memoryPolicies(config: ServerConfig, keeper: KeyRecordsPort | undefined): Policies {
   return {
     // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),

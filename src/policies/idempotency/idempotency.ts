@@ -11,9 +11,6 @@ export interface IdempotencyLimits {
   maxBytes: number
 }
 
-/** Where finished records are made durable, and read back from at the start: the store's port, with --db. */
-export type KeyRecordKeeper = KeyRecordsPort
-
 /**
  * This adapter's open record: the tenant's records and the record's id, so that closing it needs no
  * lookup. Every Recording handed back here is one this adapter opened, so it reads its own fields.
@@ -42,7 +39,8 @@ export class IdempotencyRecords implements IdempotencyPort {
 
   constructor(
     private readonly limits: IdempotencyLimits,
-    private readonly keeper?: KeyRecordKeeper,
+    /** Where finished records are made durable, and read back from at the start: the store, with --db. */
+    private readonly keeper?: KeyRecordsPort,
   ) {
     this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
     for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)
