@@ -6,8 +6,7 @@ import { demoProviders } from './demo-providers.ts'
 import { makeDemoSubscriber, wellKnownPerson, type DemoPerson } from './demo-subscriber.ts'
 import { DEMO_MESSAGES_PER_SUBSCRIBER, type WellKnownRecords } from '../seed-options.ts'
 import type { SeedSpec } from '../../store/store.ts'
-import type { SeedProgress } from '../progress-counter.ts'
-import { progressCounter } from '../progress-counter.ts'
+import { progressCounter, type SeedProgress } from '../progress-counter.ts'
 
 
 /**
