@@ -4,6 +4,7 @@ import { listChannelConnections } from '../resources/channel-connections.ts'
 import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
+import type { LifecyclePort, StateAdminPort } from '../store/store.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
@@ -37,7 +38,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
     ...clockHandlers(info.clocks),
-    getHealth: async ({ store }) => {
+    getHealth: async ({ store }: OperationContext<unknown, LifecyclePort>) => {
       const { kind, reachable } = await store.health()
       const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
       if (reachable) return health
@@ -47,9 +48,9 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     // The API's own handler: a page of the tenant's connections, read without calling the API.
     pageChannelConnections: listChannelConnections,
 
-    getState: async ({ store, tenant }) => store.exportState(tenant.key),
+    getState: async ({ store, tenant }: OperationContext<unknown, StateAdminPort>) => store.exportState(tenant.key),
 
-    putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }>) => {
+    putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }, StateAdminPort>) => {
       const state = input.body
       const problems = invariantProblems(state)
       if (Object.keys(problems).length > 0) throw validationFailed(problems)
@@ -62,7 +63,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
       }
     },
 
-    resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }>) => {
+    resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }, StateAdminPort>) => {
       // The records first: a reset the store refuses (503) leaves the clock as it was too.
       if (input.query.all) await store.resetAll().then(() => info.clocks.resetAll())
       else await store.reset(tenant.key).then(() => info.clocks.reset(tenant.key))

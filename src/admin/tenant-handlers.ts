@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto'
-import type { SeedOptions } from '../seed/seed-options.ts'
 import { ApiError } from '../answer/api-error.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
+import type { SeedSpec, StateAdminPort } from '../store/store.ts'
 
 type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
 export interface TenantDefaults {
-  seed: SeedOptions
+  seed: SeedSpec
   /** Called with each created key, so that strict mode accepts it. */
   acceptKey(key: string): void
 }
 
 export function tenantHandlers(defaults: TenantDefaults) {
   return {
-    listTenants: async ({ store }: OperationContext<unknown>) => ({
+    listTenants: async ({ store }: OperationContext<unknown, StateAdminPort>) => ({
       tenants: (await store.tenants()).map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
     }),
 
-    createTenant: async ({ store, tenant, input, now }: OperationContext<{ body: TenantRequest }>) => {
+    createTenant: async ({ store, tenant, input, now }: OperationContext<{ body: TenantRequest }, StateAdminPort>) => {
       const { apiKey: given, ...volumes } = input.body
-      const options: SeedOptions = { ...defaults.seed, ...volumes }
+      const options: SeedSpec = { ...defaults.seed, ...volumes }
       if (volumes.subscribers !== undefined && volumes.messages === undefined) delete options.messages
       // The store makes the seed from the options, and keeps the options (not the records) with --db.
       // At a full bound, TenantLimitReached is answered 503 like a new key on the API.

@@ -4,8 +4,7 @@ import type { CorsOrigins } from '../http/cors.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
 import type { ResponseValidation } from '../http/respond.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
-import type { Store } from '../store/store.ts'
+import type { SeedFixtures, Store } from '../store/store.ts'
 
 /** Everything a server can be told; the CLI builds it from argv and the environment. */
 export interface ServerConfig {
@@ -16,7 +15,7 @@ export interface ServerConfig {
   demo: boolean
   volumes: SeedVolumes
   /** The user's records, on top of or instead of the seeded ones. */
-  fixtures: UserFixtures | undefined
+  fixtures: SeedFixtures | undefined
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number

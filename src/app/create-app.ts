@@ -23,7 +23,7 @@ import { handlers } from '../resources/handlers.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import type { TenantState } from '../store/records.ts'
-import { openStoreFile, type FileSeed } from '../store/store-file.ts'
+import { openStoreFile } from '../store/store-file.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 
 export const VERSION = '0.1.0'
@@ -70,7 +70,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const seed =
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
-    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, admin)
+    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures }, admin, onSeedProgress)
   // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
@@ -137,7 +137,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
-async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
+async function fileSeedOf(config: ServerConfig): Promise<SeedSpec> {
   const fixtures = config.fixtures && { dir: config.fixtures.dir, mode: config.fixtures.mode, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
   // --clock is recorded only in Redis, where instances must agree; a --db file is one process's.
   const clock = config.redis !== undefined && config.clock !== undefined ? new Date(config.clock).toISOString() : undefined
@@ -145,7 +145,7 @@ async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
 }
 
 /** The config with the file's seed options; its fixtures must still hold what they held. */
-async function withFileSeed(config: ServerConfig, { seed, demo = false, fixtures, ...volumes }: FileSeed): Promise<ServerConfig> {
+async function withFileSeed(config: ServerConfig, { seed, demo = false, fixtures, ...volumes }: SeedSpec): Promise<ServerConfig> {
   if (fixtures && (await import('../seed/seeding.ts')).fixturesDigest(fixtures.dir) !== fixtures.digest) {
     throw new StoreFileError(`${config.db} lies over the fixtures in ${fixtures.dir}, which have changed since it was written; put them back, or give --db a new file`)
   }

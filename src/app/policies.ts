@@ -3,11 +3,11 @@ import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { IdempotencyRecords, type KeyRecordKeeper } from '../policies/idempotency/idempotency.ts'
+import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
-import type { FileSeed } from '../store/file-seed.ts'
+import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
 import { MemoryClockKeeper, TenantClocks, type ClockKeeper, type DurableClocks } from '../clock/tenant-clocks.ts'
@@ -27,7 +27,7 @@ export interface Policies {
 }
 
 /** Each instance's own, in memory; with a keeper (the --db store), idempotency records and clocks are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordKeeper & DurableClocks) | undefined): Policies {
+export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & DurableClocks) | undefined): Policies {
   return {
     // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
@@ -46,7 +46,7 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: FileSeed, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
   const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
   const { openRedisOn } = await import('../store/redis-backend.ts')
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')

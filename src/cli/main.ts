@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { FixtureError } from '../seed/fixture-error.ts'
+import { RedisUnreachable } from '../store/redis-connection.ts'
 import { StoreFileError } from '../store/store.ts'
 import { createMockServer, loadContracts, VERSION } from '../app/create-app.ts'
 import { formatReport } from '../verify/format-report.ts'
@@ -71,7 +72,7 @@ async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
   const { seededState } = await import('../seed/seeding.ts')
-  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures }, admin, onProgress)
 }
 
 async function seed(config: ServerConfig, out: string | undefined): Promise<void> {
@@ -113,7 +114,7 @@ function banner(url: string, config: ServerConfig): string {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError || error instanceof NoAnswerError
+  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof RedisUnreachable || error instanceof OutputError || error instanceof NoAnswerError
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message}); give another with --port <n> (or PORT)\n`)
   else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? `. Run ${error.help} for the options.` : ''}\n`)

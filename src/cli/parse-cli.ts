@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { ServerConfig } from '../app/config.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
+import type { SeedFixtures } from '../store/store.ts'
 import { CONFIG_FILE, readConfigFile } from '../options/config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from '../options/flags.ts'
 import { fixturesOf, serverConfig, type Given, type Options } from '../options/server-config.ts'
@@ -21,7 +21,7 @@ export type CliCommand =
   /** Write the state a tenant starts from to `out` (stdout when absent). */
   | { kind: 'seed'; config: ServerConfig; out: string | undefined }
   /** Check `config.fixtures` as a start would, and start nothing. */
-  | { kind: 'validate-fixtures'; config: ServerConfig & { fixtures: UserFixtures } }
+  | { kind: 'validate-fixtures'; config: ServerConfig & { fixtures: SeedFixtures } }
   | { kind: 'verify-help' }
   | { kind: 'verify'; command: VerifyCommand }
 

@@ -1,7 +1,9 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
 import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
-import { reached, subscriberOf, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { subscriberOf, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached } from '../store/store.ts'
+import { defineScripts } from '../store/redis-define-scripts.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -72,9 +74,7 @@ export class RedisJournal implements JournalPort {
   constructor({ client, size, maxSubscribers = MAX_SUBSCRIBERS, onError = () => {} }: RedisJournalOptions) {
     this.client = client
     this.size = size
-    client.defineCommand('novuJournalRecord', { numberOfKeys: 2, lua: RECORD })
-    client.defineCommand('novuJournalClear', { numberOfKeys: 1, lua: CLEAR })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, { novuJournalRecord: { numberOfKeys: 2, lua: RECORD }, novuJournalClear: { numberOfKeys: 1, lua: CLEAR } })
     this.listeners = new JournalListeners(maxSubscribers, { first: (tenant) => this.listen(tenant), last: (tenant) => this.stopListening(tenant) })
     this.recording = new Outage('the request journal cannot record calls on Redis; calls are answered and not journaled until it is back', onError)
     this.streaming = new Outage('the request journal lost its live stream from Redis; it resumes when Redis is back', onError)

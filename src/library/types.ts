@@ -28,7 +28,7 @@ export interface MockServerOptions {
   fixturesMode?: 'merge' | 'replace'
   /** Accept only these API keys; any key when absent. */
   apiKeys?: readonly string[]
-  /** A JSON file that keeps every tenant across restarts; in memory when absent. */
+  /** An SQLite file (through the optional `better-sqlite3`) that keeps every tenant across restarts; in memory when absent. */
   db?: string
   /** A `redis://` URL that keeps every tenant, shared by every server started with it (not with `db`). */
   redis?: string

@@ -4,7 +4,7 @@ import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
 import type { ResponseValidation } from '../http/respond.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limiter.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
+import type { SeedFixtures } from '../store/store.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import type { ConfigValues } from './config-file.ts'
 import type { FlagName } from './flags.ts'
@@ -93,9 +93,9 @@ function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['pr
  * A state file (what `seed --out` writes) is a whole state: replaced, unless `--fixtures-mode`
  * says merge. A folder of record files merges on top of the seed (docs/cli.md).
  */
-export function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
+export function fixturesOf(dir: string | undefined, mode: Given | undefined): SeedFixtures | undefined {
   // Checked first: a bad mode is a usage error even without fixtures.
-  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace'])
+  const chosen = oneOf<SeedFixtures['mode']>(mode, ['merge', 'replace'])
   if (dir === undefined) return undefined
   if (chosen !== undefined) return { dir, mode: chosen }
   return isFile(dir) ? { dir, mode: 'replace', why: 'a state file is the whole state; --fixtures-mode merge adds it to the seed' } : { dir, mode: 'merge' }

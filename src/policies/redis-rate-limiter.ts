@@ -1,6 +1,8 @@
-import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
+import { defineScripts } from '../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms). ARGV: now, burst, tokens per
@@ -52,8 +54,7 @@ export class RedisRateLimiter implements RateLimitPort {
     rate: RateLimit,
     enforce: boolean,
   ) {
-    client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 1, lua: TAKE } })
     this.rules = new BucketRules(rate, enforce)
     // Not the time to refill: under a frozen clock (docs/behaviour.md §8) a spent bucket must stay spent.
     this.ttlMs = Math.max(Math.ceil((this.rules.burst / this.rules.perSecond) * 1000), IDLE_BUCKET_MS)

@@ -14,6 +14,7 @@ import { createApp, loadContracts, type MockServer } from '../app/create-app.ts'
 import type { StoredMessage, TenantState } from '../store/records.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
+import { ADA } from '../../test/helpers/well-known.ts'
 
 const REFERENCE_DATE = '2025-01-01T00:00:00.000Z'
 const RECORD_SCHEMAS = {
@@ -137,7 +138,7 @@ describe('the default seeded state', () => {
     const ids = [...walk(seed, 'state')].filter(([, key, v]) => /^_(id|\w*Id)$/.test(key) && typeof v === 'string')
     expect(ids.length).toBeGreaterThan(1000)
     expect(ids.filter(([, , v]) => !/^[0-9a-f]{24}$/.test(v as string)).map(([path, , v]) => `${path}=${String(v)}`)).toEqual([])
-    const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    const res = await request(server.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
     expect(res.status).toBe(200)
     await expectContract('getSubscriber', res)
     expect([res.body._organizationId, res.body._environmentId]).toEqual([expect.stringMatching(/^[0-9a-f]{24}$/), expect.stringMatching(/^[0-9a-f]{24}$/)])

@@ -252,7 +252,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         const snapshot = memory.snapshotsHeld(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist({ type: 'deleteSnapshot', tenant, name })
-        memory.snapshotsHeld(tenant)?.delete(name)
+        memory.dropSnapshot(tenant, name)
         return infoOf(name, snapshot)
       })
     },

@@ -1,10 +1,11 @@
-import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
+import { describeSeed, sameSeed } from './file-seed.ts'
 import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, TenantLimitReached } from './store.ts'
+import { StoreFileError, TenantLimitReached, type SeedSpec } from './store.ts'
 import { confirmedWrites } from './redis-wait.ts'
 import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -21,7 +22,7 @@ type Nested = string | number | null | Nested[]
 type SinceAnswer = [number, ...Nested[]]
 
 /** Connects to the Redis at `url` and opens the backend on it (openRedisOn). */
-export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedis(url: string, seed: SeedSpec, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
   const client = await connectRedis(url)
   try {
     return await openRedisOn(client, redactedUrl(url), seed, maxTenants, limits)
@@ -35,9 +36,9 @@ export async function openRedis(url: string, seed: FileSeed, maxTenants: number,
  * The backend on a connected client, once the seed options Redis records (recorded at the first
  * start) are this instance's: another instance's options stop this one, its records lie over another seed.
  */
-export async function openRedisOn(client: RedisClient, where: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedisOn(client: RedisClient, where: string, seed: SeedSpec, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
   await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
-  const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
+  const stored = JSON.parse((await client.get(SEED_KEY))!) as SeedSpec
   if (!sameSeed(stored, seed)) {
     throw new StoreFileError(
       `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,
@@ -67,11 +68,12 @@ export interface RedisLimits {
 const RELOAD = 'reload'
 
 export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024, waitReplicas = 1 }: RedisLimits = {}): SharedBackend {
-  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
-  client.defineCommand('novuPuts', { lua: PUTS })
-  client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
-  client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
-  const scripts = client as unknown as Scripts
+  const scripts = defineScripts<Scripts>(client, {
+    novuWrite: { numberOfKeys: 6, lua: WRITE },
+    novuPuts: { lua: PUTS },
+    novuSince: { numberOfKeys: 5, lua: SINCE },
+    novuAdmit: { numberOfKeys: 1, lua: ADMIT },
+  })
   const confirmed = confirmedWrites(client, waitReplicas)
   /** The scripts queued on a write's pipeline (confirmed): their answers come with the pipeline's. */
   const queued = (pipeline: unknown) => pipeline as Scripts

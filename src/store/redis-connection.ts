@@ -1,5 +1,4 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis'
-import { StoreFileError, StoreWriteFailed } from './store.ts'
 
 /** A single Redis, or a Redis Cluster found from one of its nodes (connectRedis). */
 export type RedisClient = Redis | Cluster
@@ -19,6 +18,14 @@ export const KEY_PREFIX = 'novu-mock'
  * script touching several of them runs on one node of a cluster.
  */
 export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
+
+/** Redis cannot be reached at the start: the start stops with this one-line message. */
+export class RedisUnreachable extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RedisUnreachable'
+  }
+}
 
 /** A URL without its password, fit for a message. */
 export const redactedUrl = (url: string): string => url.replace(/\/\/([^@/]*)@/, '//***@')
@@ -72,7 +79,7 @@ async function connected<T extends RedisClient>(where: string, client: T): Promi
     return client
   } catch (error) {
     client.disconnect()
-    throw new StoreFileError(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
+    throw new RedisUnreachable(`--redis ${where}: cannot connect (${(cause ?? (error as Error)).message})`)
   }
 }
 
@@ -86,9 +93,3 @@ export function subscriberOf(client: RedisClient): RedisClient {
   if (!isCluster(client)) return client.duplicate({ ...queued, lazyConnect: false })
   return client.duplicate([], { enableOfflineQueue: true, lazyConnect: false, redisOptions: { maxRetriesPerRequest: null, commandTimeout: undefined } })
 }
-
-/** Redis's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
-export const reached = <T>(asked: Promise<T>): Promise<T> =>
-  asked.catch((error: unknown) => {
-    throw new StoreWriteFailed(error)
-  })

@@ -1,8 +1,7 @@
 import { overlaid, putOver } from './overlay.ts'
 import { readBatches, turnBatches } from './turn-batches.ts'
-import { reached } from './redis-connection.ts'
 import type { Change, OverlayRow, SharedBackend, SharedPut } from './store-backend.ts'
-import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type TenantTransaction } from './store.ts'
+import { reached, StoreWriteFailed, TenantLimitReached, type KeyedWrite, type TenantTransaction } from './store.ts'
 import type { TenantData } from './tenant-data.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -98,7 +97,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
         return snapshot && memory.apply(tenant, snapshot.data)
       }
       case 'deleteSnapshot':
-        return void memory.snapshotsHeld(tenant)?.delete(change.name)
+        return memory.dropSnapshot(tenant, change.name)
       case 'keyRecord':
       case 'clock':
         return

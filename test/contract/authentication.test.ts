@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-app.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 interface Operation {
   id: string
@@ -16,18 +17,18 @@ const OPERATIONS: Operation[] = [
   {
     id: 'upsertSubscriberCredentials',
     method: 'patch',
-    path: '/v1/subscribers/demo-subscriber-2/credentials',
+    path: `/v1/subscribers/${GRACE}/credentials`,
     body: { providerId: 'fcm', credentials: { deviceTokens: ['t1'] } },
     ok: 200,
   },
-  { id: 'getSubscriber', method: 'get', path: '/v2/subscribers/demo-subscriber-1', ok: 200 },
-  { id: 'setPrimaryIntegration', method: 'post', path: '/v1/integrations/64f100000000000000000002/set-primary', ok: 200 },
+  { id: 'getSubscriber', method: 'get', path: `/v2/subscribers/${ADA}`, ok: 200 },
+  { id: 'setPrimaryIntegration', method: 'post', path: `/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`, ok: 200 },
   { id: 'listChannelConnections', method: 'get', path: '/v1/channel-connections', ok: 200 },
   {
     id: 'markMessagesAs',
     method: 'post',
-    path: '/v1/subscribers/demo-subscriber-1/messages/mark-as',
-    body: { messageId: '64f200000000000000000001', markAs: 'read' },
+    path: `/v1/subscribers/${ADA}/messages/mark-as`,
+    body: { messageId: adaMessage(1), markAs: 'read' },
     ok: 201,
   },
 ]
@@ -97,13 +98,13 @@ describe('strict mode', () => {
 
 describe('tenants', () => {
   const getAda = (server: MockServer, auth: { Authorization: string }) =>
-    request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+    request(server.url).get(`/v2/subscribers/${ADA}`).set(auth)
 
   it('keeps a write under one key invisible under another', async () => {
     const writer = freshTenant()
     const reader = freshTenant()
     const write = await request(open.url)
-      .patch('/v1/subscribers/demo-subscriber-1/credentials')
+      .patch(`/v1/subscribers/${ADA}/credentials`)
       .set(writer)
       .send({ providerId: 'fcm', credentials: { deviceTokens: ['only-mine'] } })
     expect(write.status).toBe(200)
@@ -140,8 +141,8 @@ describe('the tenant bound (maxTenants: 2)', () => {
   afterAll(() => bounded.close())
 
   const write = (auth: { Authorization: string }, token: string) =>
-    request(bounded.url).patch('/v1/subscribers/demo-subscriber-1/credentials').set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
-  const read = (auth: { Authorization: string }) => request(bounded.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+    request(bounded.url).patch(`/v1/subscribers/${ADA}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
+  const read = (auth: { Authorization: string }) => request(bounded.url).get(`/v2/subscribers/${ADA}`).set(auth)
 
   it('drops a tenant never written to, which comes back identical to the seed; refuses a new key once all hold writes', async () => {
     const [readOnly, writerB, newcomerC, newcomerD] = [freshTenant(), freshTenant(), freshTenant(), freshTenant()]

@@ -5,12 +5,13 @@ import type { MockServer } from '../../src/app/create-app.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type FaultRule = components['schemas']['FaultRule']
 
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const M6 = '64f200000000000000000006' // seen and unread in the seed
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
+const M6 = adaMessage(6) // seen and unread in the seed
 const ON_GET = { operationId: 'getSubscriber' }
 const ON_MARK = { operationId: 'markMessagesAs' }
 
@@ -34,7 +35,7 @@ async function check(operationId: string, req: request.Test, status: number, doc
 const addFault = (auth: Auth, rule: object, status = 201) => check('addFault', on().post('/__admin/faults').set(auth).send(rule), status, 'admin')
 const listFaults = async (auth: Auth): Promise<FaultRule[]> =>
   (await check('listFaults', on().get('/__admin/faults').set(auth), 200, 'admin')).body.faults
-const getSub = (auth: Auth, status: number, id = 'demo-subscriber-1') => check('getSubscriber', on().get(`/v2/subscribers/${id}`).set(auth), status)
+const getSub = (auth: Auth, status: number, id = ADA) => check('getSubscriber', on().get(`/v2/subscribers/${id}`).set(auth), status)
 function markAs(auth: Auth, markAs: string, status: number, key?: string) {
   const req = on().post(MARK_AS).set(auth)
   return check('markMessagesAs', (key === undefined ? req : req.set('idempotency-key', key)).send({ messageId: M6, markAs }), status)
@@ -47,7 +48,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 async function statusesOf(auth: Auth, calls: number): Promise<number[]> {
   const seen: number[] = []
-  for (let i = 0; i < calls; i++) seen.push((await on().get('/v2/subscribers/demo-subscriber-1').set(auth)).status)
+  for (let i = 0; i < calls; i++) seen.push((await on().get(`/v2/subscribers/${ADA}`).set(auth)).status)
   return seen
 }
 
@@ -100,9 +101,9 @@ describe('matching and effects', () => {
     await getSub(auth, 200)
     await markAs(auth, 'read', 503)
     // Without an operationId the status must be one every operation documents.
-    await addFault(auth, { match: { path: '/v2/subscribers/demo-subscriber-2' }, respond: { status: 503 } })
+    await addFault(auth, { match: { path: `/v2/subscribers/${GRACE}` }, respond: { status: 503 } })
     await getSub(auth, 200)
-    await getSub(auth, 503, 'demo-subscriber-2')
+    await getSub(auth, 503, GRACE)
   })
 
   it('matches by body: a mark-as to read is faulted, one to seen is not', async () => {
@@ -147,13 +148,13 @@ describe('matching and effects', () => {
     await addFault(auth, { match: ON_GET, latencyMs })
     const [res, ms] = await timed(() => getSub(auth, 200))
     expect(ms).toBeGreaterThanOrEqual(lower - 20)
-    expect(res.body.subscriberId).toBe('demo-subscriber-1')
+    expect(res.body.subscriberId).toBe(ADA)
   })
 
   it('drop: closes the connection without an answer', async () => {
     const auth = freshTenant()
     await addFault(auth, { match: ON_GET, drop: true, times: 1 })
-    const error = await on().get('/v2/subscribers/demo-subscriber-1').set(auth).then(() => undefined, (e: Error & { code?: string }) => e)
+    const error = await on().get(`/v2/subscribers/${ADA}`).set(auth).then(() => undefined, (e: Error & { code?: string }) => e)
     expect(error, 'the call must fail').toBeDefined()
     expect(`${error!.code} ${error!.message}`).toMatch(/ECONNRESET|socket hang up/)
     await getSub(auth, 200)

@@ -4,11 +4,12 @@ import type { MockServer } from '../../src/app/create-app.ts'
 import { createLogger } from '../../src/log/logger.ts'
 import { expectContract, expectErrorDto } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, ADA_ID, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = { Authorization: string }
 
-const CREDENTIALS = '/v1/subscribers/demo-subscriber-1/credentials'
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const CREDENTIALS = `/v1/subscribers/${ADA}/credentials`
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
 const MALFORMED = '{"providerId": "fcm", "credentials": '
 
 let server: MockServer
@@ -29,7 +30,7 @@ function sendRaw(method: 'patch' | 'post', path: string, auth: Auth | undefined,
 }
 
 async function readAda(auth: Auth) {
-  const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+  const res = await request(server.url).get(`/v2/subscribers/${ADA}`).set(auth)
   expect(res.status).toBe(200)
   await expectContract('getSubscriber', res)
   return res.body
@@ -65,7 +66,7 @@ describe('reading the body', () => {
     ['a JSON body', 'application/json', '{"anything": 1}'],
     ['a text body', 'text/plain', 'hello'],
   ])('ignores %s sent to set-primary, which takes none', async (_name, contentType, payload) => {
-    const req = request(server.url).post('/v1/integrations/64f100000000000000000002/set-primary').set(freshTenant())
+    const req = request(server.url).post(`/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`).set(freshTenant())
     const res = await req.set('Content-Type', contentType).send(payload)
     expect(res.status).toBe(200)
     expect(res.body.primary).toBe(true)
@@ -76,10 +77,10 @@ describe('reading the body', () => {
 describe('unknown routes', () => {
   it.each([
     ['GET', '/v1/nope', undefined],
-    ['GET', '/v3/subscribers/demo-subscriber-1', undefined],
-    ['DELETE', '/v2/subscribers/demo-subscriber-1', undefined],
-    ['PUT', '/v1/subscribers/demo-subscriber-1/credentials', 'ApiKey k'],
-    ['GET', '/v1/subscribers/demo-subscriber-1/credentials', 'Bearer x'],
+    ['GET', `/v3/subscribers/${ADA}`, undefined],
+    ['DELETE', `/v2/subscribers/${ADA}`, undefined],
+    ['PUT', `/v1/subscribers/${ADA}/credentials`, 'ApiKey k'],
+    ['GET', `/v1/subscribers/${ADA}/credentials`, 'Bearer x'],
     ['POST', '/v1/channel-connections', undefined],
   ])('%s %s → 404 Cannot <METHOD> <path>, before any authentication', async (method, path, authorization) => {
     let req = request(server.url)[method.toLowerCase() as 'get'](path)
@@ -186,10 +187,10 @@ describe('extra and hostile body fields', () => {
     await expectContract('upsertSubscriberCredentials', res)
     const ada = await readAda(auth)
     expect(ada).not.toHaveProperty('extra')
-    expect(ada.subscriberId).toBe('demo-subscriber-1')
-    expect(ada._id).toBe('64f000000000000000000001')
+    expect(ada.subscriberId).toBe(ADA)
+    expect(ada._id).toBe(ADA_ID)
     expect(ada.channels[0].credentials).toEqual({ deviceTokens: ['fcm-token-ada-1', 't-x'] })
-    const mark = await request(server.url).post(MARK_AS).set(auth).send({ messageId: '64f200000000000000000001', markAs: 'seen', extra: true })
+    const mark = await request(server.url).post(MARK_AS).set(auth).send({ messageId: adaMessage(1), markAs: 'seen', extra: true })
     expect(mark.status).toBe(201)
     expect(mark.body[0]).not.toHaveProperty('extra')
     await expectContract('markMessagesAs', mark)
@@ -197,7 +198,7 @@ describe('extra and hostile body fields', () => {
 
   it.each([
     ['credentials', 'patch', CREDENTIALS, '{"providerId":"fcm","credentials":{"deviceTokens":["p"],"__proto__":{"polluted":true}},"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'],
-    ['mark-as', 'post', MARK_AS, '{"messageId":"64f200000000000000000001","markAs":"read","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'],
+    ['mark-as', 'post', MARK_AS, `{"messageId":"${adaMessage(1)}","markAs":"read","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}`],
     ['credentials as __proto__', 'patch', CREDENTIALS, '{"providerId":"fcm","credentials":{"__proto__":{"deviceTokens":["p"]}}}'],
   ] as const)('does not pollute Object.prototype through a %s body', async (_name, method, path, payload) => {
     const auth = freshTenant()

@@ -5,6 +5,7 @@ import type { MockServer } from '../../src/app/create-app.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
@@ -20,9 +21,9 @@ async function start(options: AppOptions = {}) {
 }
 
 const keyOf = (auth: Auth) => auth.Authorization.slice('ApiKey '.length)
-const read = (url: string, auth: Auth) => request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+const read = (url: string, auth: Auth) => request(url).get(`/v2/subscribers/${ADA}`).set(auth)
 const write = (url: string, auth: Auth) =>
-  request(url).patch('/v1/subscribers/demo-subscriber-1/credentials').set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t'] } })
+  request(url).patch(`/v1/subscribers/${ADA}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t'] } })
 
 async function tenants(url: string) {
   const res = await request(url).get('/__admin/tenants')
@@ -112,7 +113,7 @@ describe('GET /__admin/channel-connections', () => {
     '',
     '?limit=3',
     '?channel=push&limit=5&orderDirection=ASC',
-    '?subscriberId=demo-subscriber-1',
+    `?subscriberId=${ADA}`,
     '?providerId=slack&orderBy=updatedAt',
   ])('answers the page the API answers for %j, without a journal entry', async (query) => {
     const url = await start()

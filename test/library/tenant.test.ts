@@ -2,9 +2,9 @@ import { startMockServer, VerificationError, type Expectation, type MockServer, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
-const M1 = '64f200000000000000000001'
-const ADA = 'demo-subscriber-1'
+const M1 = adaMessage(1)
 
 let mock: MockServer
 beforeAll(async () => {

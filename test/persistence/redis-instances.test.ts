@@ -8,6 +8,7 @@ import { readState } from '../helpers/read-state.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
 import { appendToken, fcmTokens, type Auth } from './helpers.ts'
+import { ADA, INTEGRATIONS } from '../helpers/well-known.ts'
 
 /**
  * Several instances of the built CLI on one Redis, all started here (docs/behaviour.md §7): what
@@ -49,7 +50,7 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     const auth = freshTenant()
     expect(await fcmTokens(a.url, auth)).toEqual(expect.any(Array))
     const state = await readState(b.url, auth)
-    const ada = state.subscribers.find((s) => s.subscriberId === 'demo-subscriber-1')!
+    const ada = state.subscribers.find((s) => s.subscriberId === ADA)!
     state.subscribers.push({ ...ada, _id: '64f0000000000000000000ff', subscriberId: 'added-on-b' })
     expect((await request(b.url).put('/__admin/state').set(auth).send(state)).status).toBe(200)
     // Instance a still holds the tenant as it was: the subscriber is new to it.
@@ -77,7 +78,7 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
 
   it('leaves one active primary per channel after concurrent set-primary calls over both', async () => {
     const auth = freshTenant()
-    const ids = ['64f100000000000000000001', '64f100000000000000000002', '64f100000000000000000004', '64f100000000000000000005']
+    const ids = [INTEGRATIONS.sendgrid, INTEGRATIONS.mailgun, INTEGRATIONS.twilio, INTEGRATIONS.plivo]
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => request((i % 2 ? a : b).url).post(`/v1/integrations/${ids[i % 4]}/set-primary`).set(auth)))
     expect(answers.filter((answer) => answer.status !== 200)).toEqual([])
     for (const on of [a, b]) {
@@ -96,7 +97,7 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     const ids = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        request((i % 2 ? a : b).url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: ids.slice(i % 5, (i % 5) + 4), markAs: states[i % 4] }),
+        request((i % 2 ? a : b).url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: ids.slice(i % 5, (i % 5) + 4), markAs: states[i % 4] }),
       ),
     )
     expect(answers.filter((answer) => answer.status !== 201)).toEqual([])
@@ -161,7 +162,7 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
       expect((await request(second.url).post('/__admin/reset').set(freshTenant())).status).toBe(200)
       expect((await appendToken(first.url, freshTenant(), 'one')).status).toBe(200)
       expect((await appendToken(second.url, freshTenant(), 'two')).status).toBe(200)
-      const refused = await request(first.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+      const refused = await request(first.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
       expect(refused.status).toBe(503)
       expect(refused.headers['retry-after']).toBe('60')
     } finally {
@@ -185,7 +186,7 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     try {
       expect((await appendToken(served.url, auth, 'before-redis-stopped')).status).toBe(200)
       await own.stop()
-      for (const answer of [await appendToken(served.url, auth, 'while-redis-stopped'), await request(served.url).get('/v2/subscribers/demo-subscriber-1').set(auth)]) {
+      for (const answer of [await appendToken(served.url, auth, 'while-redis-stopped'), await request(served.url).get(`/v2/subscribers/${ADA}`).set(auth)]) {
         expect(answer.status).toBe(503)
         await expectContract(answer.request.method === 'GET' ? 'getSubscriber' : 'upsertSubscriberCredentials', answer)
       }

@@ -7,6 +7,7 @@ import { eventually } from '../helpers/redis-cluster.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
 import { ADA_CREDENTIALS, appendToken, fcmTokens } from './helpers.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 /**
  * Instances of the built CLI losing their Redis (docs/behaviour.md §7): health says so, every call
@@ -58,7 +59,7 @@ describe.skipIf(skipped)('instances that lose their Redis', () => {
       const down = await health(url)
       expect([down.status, down.headers['retry-after'], down.body.status, down.body.store]).toEqual([503, '1', 'unavailable', 'redis'])
       await expectContract('getHealth', down, 'admin')
-      const read = await request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+      const read = await request(url).get(`/v2/subscribers/${ADA}`).set(auth)
       expect([read.status, read.headers['retry-after']]).toEqual([503, '1'])
       await expectContract('getSubscriber', read)
       const write = await appendToken(url, auth, 'during-outage')

@@ -44,6 +44,12 @@ export function wireControl({ call, act }) {
   })
 }
 
+/** The tenant's time, snapshots and fault rules, read with `call`. */
+export async function loadControl(call) {
+  const [clock, { snapshots }, { faults }] = await Promise.all([call('/__admin/clock'), call('/__admin/snapshots'), call('/__admin/faults')])
+  return { clock, snapshots, faults }
+}
+
 /** Shows the tenant's time, snapshots and fault rules (GET /__admin/clock, /__admin/snapshots and /__admin/faults). */
 export function renderControl({ clock, snapshots, faults }, { call, act }) {
   $('clock-now').textContent = `${clock.now} · ${clock.frozen ? 'frozen' : 'running'}`

@@ -1,5 +1,5 @@
 import { RecencyMap } from '../../lib/recency-map.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
@@ -9,12 +9,6 @@ export interface IdempotencyLimits {
   maxPerTenant: number
   /** Over all tenants: the records of the tenant written least recently go first. */
   maxBytes: number
-}
-
-/** Where finished records are made durable, and read back from at the start (the store, with --db). */
-export interface KeyRecordKeeper {
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
-  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
 }
 
 /**
@@ -45,7 +39,8 @@ export class IdempotencyRecords implements IdempotencyPort {
 
   constructor(
     private readonly limits: IdempotencyLimits,
-    private readonly keeper?: KeyRecordKeeper,
+    /** Where finished records are made durable, and read back from at the start: the store, with --db. */
+    private readonly keeper?: KeyRecordsPort,
   ) {
     this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
     for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { reached, type RedisClient } from '../../store/redis-connection.ts'
+import type { RedisClient } from '../../store/redis-connection.ts'
 import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis-key-records.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+import { defineScripts } from '../../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the
@@ -103,11 +104,12 @@ export class RedisIdempotency implements IdempotencyPort {
     client: RedisClient,
     private readonly limits: RedisIdempotencyLimits,
   ) {
-    client.defineCommand('novuKeyBegin', { numberOfKeys: 2, lua: BEGIN })
-    client.defineCommand('novuKeyIfRunning', { numberOfKeys: 1, lua: IF_RUNNING })
-    client.defineCommand('novuKeyFinish', { numberOfKeys: 1, lua: FINISH })
-    client.defineCommand('novuKeyRestamp', { numberOfKeys: 1, lua: RESTAMP })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, {
+      novuKeyBegin: { numberOfKeys: 2, lua: BEGIN },
+      novuKeyIfRunning: { numberOfKeys: 1, lua: IF_RUNNING },
+      novuKeyFinish: { numberOfKeys: 1, lua: FINISH },
+      novuKeyRestamp: { numberOfKeys: 1, lua: RESTAMP },
+    })
     this.runningMs = limits.runningMs ?? RUNNING_MS
   }
 
