@@ -24,6 +24,8 @@ export interface AdminInfo {
   faults: FaultRulesPort
   /** The API's contract, against which fault rules are checked. */
   api: Contract
+  /** Clears the tenant's fault rules, journal, idempotency records and rate-limit bucket (a reset, docs/behaviour.md §3). */
+  clean(tenant: string): Promise<void>
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
@@ -34,8 +36,15 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
     getHealth: async ({ store }) => {
-      const { kind, reachable } = await store.health()
-      const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
+      const { kind, reachable, stored } = await store.health()
+      const health = {
+        status: reachable ? 'ok' : 'unavailable',
+        store: kind,
+        version: info.version,
+        uptimeSeconds: (Date.now() - info.startedAt) / 1000,
+        adminAccess,
+        ...(stored === undefined ? {} : { storedTenants: stored }),
+      }
       if (reachable) return health
       throw new AnsweredOtherwise({ status: 503, body: health, headers: { 'Retry-After': '1' } })
     },
@@ -59,8 +68,11 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     },
 
     resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }>) => {
+      // Listed before the reset: resetting all releases them.
+      const tenants = input.query.all ? (await store.tenants()).map(({ key }) => key) : [tenant.key]
       if (input.query.all) await store.resetAll()
       else await store.reset(tenant.key)
+      await Promise.all(tenants.map((key) => info.clean(key)))
       return { scope: input.query.all ? 'all' : 'tenant' }
     },
   }

@@ -15,7 +15,8 @@ import { mountOperations } from '../http/mount-operations.ts'
 import type { OperationCall } from '../http/operation-route.ts'
 import { requestLog } from '../log/request-log.ts'
 import { RouteTable } from '../http/route-table.ts'
-import { memoryPolicies, redisState } from './policies.ts'
+import { memoryPolicies, redisState, type Policies } from './policies.ts'
+import { cleanPolicies, onRelease } from './tenant-upkeep.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
@@ -75,8 +76,11 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
-  const { idempotency, journal, faults, rateLimiter } = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  let policies: Policies | undefined
+  const released = onRelease(backend?.kind ?? 'memory', logger, () => policies)
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend, onRelease: released, tenantTtlMs: config.tenantTtlMs }))
+  policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const { idempotency, journal, faults, rateLimiter } = policies
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
   const base = { store, logger, now, mode: config.responseValidation, apiKeys }
 
@@ -92,6 +96,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
     faults,
     api,
+    clean: (tenant: string) => cleanPolicies({ idempotency, journal, faults, rateLimiter }, tenant),
   }
   const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, { ...config, shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
@@ -123,7 +128,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   }
   // A given store is its giver's to close.
   const close = async () => {
-    await shared?.policies.close()
+    await policies?.close()
     if (!givenStore) await store.close()
   }
   return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })

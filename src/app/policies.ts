@@ -51,7 +51,7 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
   const { RedisJournal } = await import('../journal/redis-journal.ts')
   const client = await connectRedis(config.redis!)
   try {
-    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants)
+    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed)
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })

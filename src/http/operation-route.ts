@@ -54,6 +54,8 @@ interface CallState {
   cors?: CorsHeaders
   /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
   headers?: Record<string, string>
+  /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
+  end?: () => void
 }
 
 /**
@@ -70,8 +72,10 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
   return (req, res, params, headers) => {
     // Every field from the start: one shape for every call, keyed or not.
-    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined }
-    return answerCall(operation, handler, deps, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, deps, call))
+    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, recording: undefined, headers: undefined, end: undefined }
+    return answerCall(operation, handler, deps, req, res, params, call)
+      .catch((error: unknown) => lastResort(error, req, res, deps, call))
+      .finally(() => call.end?.())
   }
 }
 
@@ -158,7 +162,7 @@ async function answerOf(
   call: CallState,
 ): Promise<Answer | 'drop'> {
   const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
-  if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
+  if (tenantKey !== undefined && deps.opensTenant !== false) call.end = await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
   const sent = operation.takesBody ? await readJsonBody(req, res, deps.bodyLimit) : undefined

@@ -28,6 +28,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {taken, left}
 `
 
+const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
+
 interface Scripts {
   novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
 }
@@ -44,7 +46,11 @@ export class RedisRateLimiter implements RateLimitPort {
   /** An idle bucket is full again after this long, as good as none. */
   private readonly ttlMs: number
 
-  constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
+  constructor(
+    private readonly client: RedisClient,
+    rate: RateLimit,
+    enforce: boolean,
+  ) {
     client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
     this.scripts = client as unknown as Scripts
     this.rules = new BucketRules(rate, enforce)
@@ -53,7 +59,11 @@ export class RedisRateLimiter implements RateLimitPort {
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
-    const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
+    const [taken, left] = await reached(this.scripts.novuRateTake(bucketKey(tenant), now, burst, perSecond, this.ttlMs))
     return this.rules.answer(Number(left), taken === 1, operationId)
+  }
+
+  async refill(tenant: string): Promise<void> {
+    await reached(this.client.del(bucketKey(tenant)))
   }
 }

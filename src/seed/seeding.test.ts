@@ -198,6 +198,7 @@ describe('the OpenAPI documents', () => {
         journal: new RequestJournal(1),
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
         faults: new FaultRules(),
+        clean: async () => undefined,
         api: (await loadContracts()).api,
       }, 'open'),
     ),

@@ -99,8 +99,12 @@ export type StoreKind = 'memory' | 'sqlite' | 'redis'
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
 export interface Store {
-  /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
-  open(tenant: string): Promise<void>
+  /**
+   * A call of the API: makes the tenant held (from the seed, or as stored), marks it used and
+   * counts the call; answers the function that ends the call (a tenant with a call under way is
+   * never released). Throws TenantLimitReached when every held tenant has a call under way.
+   */
+  open(tenant: string): Promise<() => void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
   /**
    * Runs `work` serialized per tenant; a throw leaves nothing changed. With `recordOf`, a change
@@ -108,15 +112,19 @@ export interface Store {
    */
   transact<T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T>
   exportState(tenant: string): Promise<TenantState>
-  /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
+  /** Replaces the tenant's records; the caller has validated them. Throws as `open`. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
    * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
    * and reset to that seed. Answers its counts, or undefined when the tenant exists already.
    */
   createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
+  /** The tenant's seed again, and no idempotency records stored; its snapshots stay. */
   reset(tenant: string): Promise<void>
+  /** Every tenant reset, and released but for the created ones (and, in memory alone, those holding snapshots). */
   resetAll(): Promise<void>
+  /** How many tenants this instance released at the bound since it started. */
+  released(): number
   /** Keeps the tenant's current records under `name`, replacing an older one of that name; throws as importState. */
   saveSnapshot(tenant: string, name: string, at: Date): Promise<SnapshotInfo>
   listSnapshots(tenant: string): Promise<SnapshotInfo[]>
@@ -127,8 +135,8 @@ export interface Store {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
-  /** Where the state is kept, and whether it can be reached now (a shared backend is asked). */
-  health(): Promise<{ kind: StoreKind; reachable: boolean }>
+  /** Where the state is kept, whether it can be reached now (a shared backend is asked), and how many tenants it stores (with a backend). */
+  health(): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
   /**
@@ -142,7 +150,7 @@ export interface TenantInfo {
   key: string
   /** Calls of the API it answered since the server started (this process's). */
   calls: number
-  /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
+  /** Has state of its own: written to, created through the admin API, or holding snapshots. */
   kept: boolean
   /** Created through the admin API, from a seed of its own. */
   created: boolean
@@ -153,10 +161,10 @@ type AdminSchemas = import('../contract/generated/admin-types.ts').components['s
 export type StateCounts = AdminSchemas['StateSummary']
 export type SnapshotInfo = AdminSchemas['SnapshotInfo']
 
-/** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */
+/** Every held tenant has a call under way (or was created on purpose), so none may be released for a new one. */
 export class TenantLimitReached extends Error {
   constructor(readonly maxTenants: number) {
-    super(`tenant limit of ${maxTenants} reached and every tenant holds writes`)
+    super(`tenant limit of ${maxTenants} reached and every held tenant has a call under way`)
     this.name = 'TenantLimitReached'
   }
 }

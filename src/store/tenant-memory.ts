@@ -123,14 +123,13 @@ export class TenantMemory {
     const snapshots = this.snapshotsOf(tenant)
     snapshots.delete(name)
     snapshots.set(name, snapshot)
-    // A tenant holding snapshots is never dropped to make room for another.
-    this.registry.pin(tenant)
   }
 
-  /** Forgets a tenant dropped to make room: it comes back from its seed (or its store). */
+  /** Forgets a tenant released: it comes back from its seed (or its store). */
   drop(tenant: string): void {
     this.db.data.tenants.delete(tenant)
     this.db.data.snapshots.delete(tenant)
+    this.db.data.seeds.delete(tenant)
   }
 }
 

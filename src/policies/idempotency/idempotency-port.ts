@@ -37,6 +37,8 @@ export interface IdempotencyPort {
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
   abandon(recording: Recording): void
+  /** Forgets every record of the tenant (a reset, a release in memory). */
+  forget(tenant: string): MaybePromise<void>
   /** Ends what the adapter runs in the background. */
   close?(): void
 }

@@ -39,6 +39,12 @@ if ARGV[2] == 'forget' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE'
 return 1
 `
 
+/** KEYS: the tenant's keys in order. ARGV: the records' key prefix. Deletes every record of the tenant. */
+const FORGET = `
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do redis.call('DEL', ARGV[1] .. key) end
+redis.call('DEL', KEYS[1])
+`
+
 /** KEYS: the record. ARGV: the finished record (keyRecordJson). */
 const FINISH = KEEP_RECORD('KEYS[1]', 'ARGV[1]')
 
@@ -46,6 +52,7 @@ interface Scripts {
   novuKeyBegin(record: string, order: string, ...args: (string | number)[]): Promise<[string, string?, string?]>
   novuKeyIfRunning(record: string, token: string, action: string | number): Promise<number>
   novuKeyFinish(record: string, json: string): Promise<unknown>
+  novuKeyForget(order: string, prefix: string): Promise<unknown>
 }
 
 /** A running call's record, this adapter's: what renews, finishes or forgets it. */
@@ -92,6 +99,7 @@ export class RedisIdempotency implements IdempotencyPort {
     client.defineCommand('novuKeyBegin', { numberOfKeys: 2, lua: BEGIN })
     client.defineCommand('novuKeyIfRunning', { numberOfKeys: 1, lua: IF_RUNNING })
     client.defineCommand('novuKeyFinish', { numberOfKeys: 1, lua: FINISH })
+    client.defineCommand('novuKeyForget', { numberOfKeys: 1, lua: FORGET })
     this.scripts = client as unknown as Scripts
     this.runningMs = limits.runningMs ?? RUNNING_MS
   }
@@ -132,6 +140,10 @@ export class RedisIdempotency implements IdempotencyPort {
     this.running.delete(record)
     // A record left behind (Redis unreachable) goes by itself within runningMs.
     this.scripts.novuKeyIfRunning(record.redisKey, record.token, 'forget').catch(() => undefined)
+  }
+
+  async forget(tenant: string): Promise<void> {
+    await reached(this.scripts.novuKeyForget(keyOrderKey(tenant), recordKeyPrefix(tenant)))
   }
 
   close(): void {
