@@ -287,7 +287,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     released: () => registry.released,
 
     async tenants() {
-      const held = registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: seedSpecs.has(tenant) }))
+      const held = registry.list().map(({ tenant, written, pinned, calls }) => {
+        const kept = written || pinned || (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
+        return { key: tenant, calls, kept, created: seedSpecs.has(tenant) }
+      })
       if (!remote) return held
       const elsewhere = (await remote.tenants()).filter(({ tenant }) => !registry.has(tenant))
       return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]

@@ -389,7 +389,7 @@ export interface components {
             apiKey: string;
             /** @description Calls of the five operations this server (with `--redis`, this instance) answered since it started */
             calls: number;
-            /** @description Has state of its own: written to, or created through the admin API. False for a tenant that was only read. Any tenant but a created one may be released at the bound (`--max-tenants`); what a release keeps depends on the store. */
+            /** @description Has state of its own: written to, created through the admin API, or holding snapshots. False for a tenant that was only read. Any tenant but a created one may be released at the bound (`--max-tenants`); what a release keeps depends on the store. */
             kept: boolean;
             /** @description Created through `POST /__admin/tenants`, from a seed of its own */
             created: boolean;
