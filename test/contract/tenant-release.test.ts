@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-app.ts'
+import { createLogger } from '../../src/log/logger.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { heldCall } from '../helpers/held-call.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
@@ -77,6 +78,19 @@ describe('the tenant bound in memory (maxTenants: 2)', () => {
     expect((await tenantList(url)).tenants.map((t) => t.apiKey).sort()).toEqual([keyOf(b), keyOf(c)].sort())
     expect(await heldB.finish()).toBe(200)
     expect(tokensOf(await read(url, b))).toEqual(['fcm-token-ada-1', 'held-token'])
+  })
+
+  it('says so in the log at info, naming the tenant by its hash, never its key', async () => {
+    const lines: string[] = []
+    server = await startTestServer({ maxTenants: 1, logger: createLogger('info', { write: (line: string) => lines.push(line) }) })
+    const [a, b] = [freshTenant(), freshTenant()]
+    await write(server.url, a, 'a').expect(200)
+    await write(server.url, b, 'b').expect(200)
+    const released = lines.map((line) => JSON.parse(line) as { level: number; msg: string; tenant?: string }).filter((line) => line.msg === 'tenant released from memory')
+    expect(released).toHaveLength(1)
+    expect(released[0]!.level).toBe(30) // pino's info
+    expect(released[0]!.tenant).toMatch(/^[0-9a-f]{8}$/)
+    expect(lines.join('\n')).not.toContain(keyOf(a))
   })
 
   it('releases a tenant for an admin change to a new one, rather than refusing it', async () => {
