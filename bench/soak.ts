@@ -20,7 +20,8 @@ if (!(MINUTES > 0) || !(MAX_TENANTS > 0)) throw new Error('--minutes and --max-t
 /** Clients calling at once, each a CI job: it uses one key for CALLS_PER_KEY calls, then a new one. */
 const CLIENTS = 8
 const CALLS_PER_KEY = 40
-const INJECTED = 'Injected by fault rule'
+/** The header the soak's fault rules add, so their 5xx are told apart from any other. */
+const INJECTED = 'x-soak-injected'
 
 interface Minute {
   minute: number
@@ -37,7 +38,7 @@ interface Minute {
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
 
 function call(port: number, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; text: string }>((resolve) => {
+  return new Promise<{ status: number; text: string; injected: boolean }>((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body)
     const req = request(
       { host: '127.0.0.1', port, method, path, agent, headers: { Authorization: `ApiKey ${key}`, 'Content-Type': 'application/json', ...headers } },
@@ -45,10 +46,10 @@ function call(port: number, method: string, path: string, key: string, body?: un
         let text = ''
         res.setEncoding('utf8')
         res.on('data', (chunk: string) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, injected: res.headers[INJECTED] !== undefined }))
       },
     )
-    req.on('error', (error) => resolve({ status: 0, text: String(error) }))
+    req.on('error', (error) => resolve({ status: 0, text: String(error), injected: false }))
     req.end(payload)
   })
 }
@@ -79,10 +80,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < CALLS_PER_KEY && Date.now() < deadline; i++, n++) {
         const op = OPERATIONS[n % OPERATIONS.length]!
         const keyed: Record<string, string> = op.method !== 'GET' && i % 3 === 0 ? { 'idempotency-key': `${key}-${i}` } : {}
-        if (i === 5) await call(port, 'POST', '/__admin/faults', key, { match: { operationId: 'getSubscriber' }, respond: { status: 503 }, times: 2 })
+        if (i === 5) await call(port, 'POST', '/__admin/faults', key, { match: { operationId: 'getSubscriber' }, respond: { status: 503, headers: { [INJECTED]: '1' } }, times: 2 })
         if (i === 20) {
           const rules = await call(port, 'GET', '/__admin/faults', key)
-          for (const rule of (JSON.parse(rules.text || '{}').faults ?? []) as { id: string }[]) await call(port, 'DELETE', `/__admin/faults/${rule.id}`, key)
+          const listed = rules.status === 200 ? ((JSON.parse(rules.text) as { faults: { id: string }[] }).faults ?? []) : []
+          for (const rule of listed) await call(port, 'DELETE', `/__admin/faults/${rule.id}`, key)
         }
         if (i === 10 && id % 2 === 0) openStream(port, key, 3000)
         if (i === 30) await call(port, 'POST', '/__admin/reset', key)
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
         latencies.push(performance.now() - started)
         counts.calls++
         if (answer.status >= 500 || answer.status === 0) {
-          if (answer.text.includes(INJECTED)) counts.injected++
+          if (answer.injected) counts.injected++
           else {
             counts.unexpected++
             if (unexpectedSamples.length < 20) unexpectedSamples.push(`${op.name} ${answer.status} ${answer.text.slice(0, 200)}`)
@@ -107,7 +109,8 @@ async function main(): Promise<void> {
   const reporter = setInterval(async () => {
     const sorted = latencies.sort((a, b) => a - b)
     const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN) * 10) / 10
-    const listed = JSON.parse((await call(port, 'GET', '/__admin/tenants', 'soak-reporter')).text) as { released: number }
+    const tenants = await call(port, 'GET', '/__admin/tenants', 'soak-reporter')
+    const listed = tenants.status === 200 ? (JSON.parse(tenants.text) as { released: number }) : { released: releasedBefore }
     const minute = {
       minute: minutes.length + 1,
       calls: counts.calls,
@@ -131,6 +134,7 @@ async function main(): Promise<void> {
   // The last minute's report comes at its end.
   await new Promise((resolve) => setTimeout(resolve, 1500))
   clearInterval(reporter)
+  if (server.child.exitCode !== null) console.log(`the server exited (${server.child.exitCode}): ${server.stderr.join('').slice(-2000)}`)
   await stop(server)
   agent.destroy()
   report(minutes, unexpectedSamples)

@@ -7,10 +7,10 @@ import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
-// An enforced limit of 3 calls a minute (a burst of 4): a spent bucket stays spent for the length of the test.
+// An enforced limit of 3 calls an hour (a burst of 4): a spent bucket stays spent for the length of the test, however slow.
 let server: MockServer
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: { limit: 3, windowSeconds: 60 } })
+  server = await startTestServer({ rateLimit: { limit: 3, windowSeconds: 3600 } })
 })
 afterAll(() => server.close())
 
