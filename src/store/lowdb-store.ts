@@ -1,12 +1,13 @@
-import { overlaid, overlaidTenant, rowsOfPut, rowsOfState } from './overlay.ts'
+import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
-import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend } from './store-backend.ts'
+import { isShared, type Change, type SavedStore, type StoreBackend } from './store-backend.ts'
 import { sharedTenants, VersionConflict, writeFailure } from './shared-tenants.ts'
 import type { KeyedWrite, SeedSpec, Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { infoOf, TenantMemory, type Snapshot } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
+import { tenantLoader } from './tenant-loader.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -39,13 +40,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   let savedKeyRecords = saved.keyRecords
   let lastSeq = saved.maxSeq
   const nextSeq = () => ++lastSeq
-  /** Tenants of an earlier run not yet made again in memory. */
-  const unread = new Map<string, SavedTenant>(saved.tenants)
-  for (const [tenant, entry] of saved.tenants) {
-    registry.restore(tenant, { written: true, pinned: entry.seed !== undefined })
-    if (entry.seed) seedSpecs.set(tenant, entry.seed)
-  }
-  const loading = new Map<string, Promise<void>>()
+  const { loaded, forget } = tenantLoader(memory, backend, saved)
   const queues = new Map<string, Promise<unknown>>()
 
   /** Runs `task` after every earlier task of this tenant has settled. */
@@ -56,28 +51,6 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   }
 
   const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
-
-  /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
-  const load = async (tenant: string): Promise<void> => {
-    // Read at the start, or (a tenant released since) read again from the backend.
-    const entry = unread.get(tenant) ?? (await backend?.tenant?.(tenant))
-    const seed = await memory.seedOf(tenant)
-    if (memory.has(tenant)) return
-    const { data, snapshots } = overlaidTenant(seed, entry)
-    memory.set(tenant, data, snapshots.size > 0 ? snapshots : undefined)
-    unread.delete(tenant)
-  }
-
-  /** Resolves once the tenant's records are in memory. */
-  const loaded = (tenant: string): Promise<void> | undefined => {
-    if (memory.has(tenant)) return undefined
-    let pending = loading.get(tenant)
-    if (!pending) {
-      pending = load(tenant).finally(() => loading.delete(tenant))
-      loading.set(tenant, pending)
-    }
-    return pending
-  }
 
   /** Stores the change, with the idempotency record of the call that made it if any, if there is a backend; a failure is a StoreWriteFailed. */
   const persist = async (change: Change, keyed?: KeyedWrite, also?: Change): Promise<void> => {
@@ -115,7 +88,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     queues.delete(tenant)
     calledAt.delete(tenant)
     remote?.forget(tenant)
-    if (deleted) unread.delete(tenant)
+    if (deleted) {
+      forget(tenant)
+      seedSpecs.delete(tenant)
+    }
     options.onRelease?.(tenant, { deleted })
   }
 
