@@ -95,9 +95,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     options.onRelease?.(tenant, { deleted })
   }
 
-  /** Makes the store hold the tenant, its records in memory. */
-  const hold = async (tenant: string, call: boolean): Promise<void> => {
-    const created = admit(tenant, call)
+  /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
+  const held = async (tenant: string, created: boolean): Promise<void> => {
     if (remote) return created ? remote.enter(tenant) : undefined
     // Without a backend, a new tenant is its seed; with one, it may be a tenant released earlier.
     if (created && !backend && !seedSpecs.has(tenant)) return memory.set(tenant, shared)
@@ -109,7 +108,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   /** A change is about to be made: it is made to a tenant the store holds, and loaded. */
   const holdForChange = (tenant: string): Promise<void> | undefined => {
     touch(tenant)
-    return registry.has(tenant) ? loaded(tenant) : hold(tenant, false)
+    return registry.has(tenant) ? loaded(tenant) : held(tenant, admit(tenant, false))
   }
 
   /**
@@ -141,9 +140,17 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
   const store: Store = {
     async open(tenant) {
-      await hold(tenant, true)
+      const created = admit(tenant, true)
+      // In flight from now: no other key's arrival releases it while its records load.
+      const end = registry.begin(tenant)
+      try {
+        await held(tenant, created)
+      } catch (error) {
+        end()
+        throw error
+      }
       touch(tenant)
-      return registry.begin(tenant)
+      return end
     },
 
     read(tenant, work) {
