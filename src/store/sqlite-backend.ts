@@ -64,8 +64,8 @@ export function sqliteBackend(db: Database): StoreBackend {
     tenant: async (tenant) => load(db, tenant).tenants.get(tenant),
     storedTenants: async () => db.prepare<[], number>(`SELECT count(*) FROM (${STORED})`).pluck().get() ?? 0,
     async expire(before) {
-      // What this turn gathered is written first: a tenant it touched is not expired.
-      if (batch.length > 0) flush()
+      // What this turn gathered is written first, by its own grouped write: a tenant it touched is not expired.
+      await writeThisTick()
       const gone = db.prepare<[number], string>('SELECT tenant FROM tenant_calls WHERE called_at < ?').pluck().all(before)
       if (gone.length > 0) expireAll(gone)
       return gone
