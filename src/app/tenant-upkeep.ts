@@ -5,10 +5,13 @@ import type { Policies } from './policies.ts'
 
 type Kept = Pick<Policies, 'idempotency' | 'journal' | 'faults' | 'rateLimiter'>
 
-/** A tenant's fault rules, journal, idempotency records and bucket cleared: what a reset clears besides its records (docs/behaviour.md §3). */
-export async function cleanPolicies(policies: Kept, tenant: string): Promise<void> {
+/**
+ * A tenant's fault rules, journal, idempotency records and bucket cleared: what a reset clears
+ * besides its records (docs/behaviour.md §3); with `keepKeys`, its idempotency records stay.
+ */
+export async function cleanPolicies(policies: Kept, tenant: string, keepKeys = false): Promise<void> {
   const { idempotency, journal, faults, rateLimiter } = policies
-  await Promise.all([faults.clear(tenant), journal.clear(tenant), idempotency.forget(tenant), rateLimiter.refill(tenant)])
+  await Promise.all([faults.clear(tenant), journal.clear(tenant), rateLimiter.refill(tenant), keepKeys || idempotency.forget(tenant)])
 }
 
 /**
@@ -23,10 +26,8 @@ export function onRelease(kind: StoreKind, logger: Logger, policies: () => Kept 
     else logger.info('tenant deleted', { tenant: hashOfKey(tenant), store: kind })
     const held = policies()
     if (!held || kind === 'redis') return
-    const { idempotency, journal, faults, rateLimiter } = held
-    const failed = (error: unknown) => logger.warn('a released tenant could not be cleared', { tenant: hashOfKey(tenant), error: String(error) })
-    const cleared = [faults.clear(tenant), journal.clear(tenant), rateLimiter.refill(tenant)]
-    if (kind === 'memory' || deleted) cleared.push(idempotency.forget(tenant))
-    Promise.all(cleared).catch(failed)
+    cleanPolicies(held, tenant, kind === 'sqlite' && !deleted).catch((error: unknown) =>
+      logger.warn('a released tenant could not be cleared', { tenant: hashOfKey(tenant), error: String(error) }),
+    )
   }
 }

@@ -34,14 +34,17 @@ describe('the tenant bound in memory (maxTenants: 2)', () => {
     const { url } = server
     const [a, b, c] = [freshTenant(), freshTenant(), freshTenant()]
     expect((await write(url, a, 'a-token')).status).toBe(200)
+    expect((await request(url).post('/__admin/faults').set(a).send({ preset: 'flaky', match: { operationId: 'markMessagesAs' } })).status).toBe(201)
     expect((await write(url, b, 'b-token')).status).toBe(200)
     expect((await tenantList(url)).released).toBe(0)
 
-    // c releases a (least recently used), though it wrote.
+    // c releases a (least recently used), though it wrote; in memory its journal and fault rules go too.
     expect((await read(url, c)).status).toBe(200)
     const listed = await tenantList(url)
     expect(listed.released).toBe(1)
     expect(listed.tenants.map((t) => t.apiKey)).toEqual([keyOf(c), keyOf(b)])
+    expect((await request(url).get('/__admin/faults').set(a)).body.faults).toEqual([])
+    expect((await request(url).get('/__admin/requests').set(a)).body.requests).toEqual([])
 
     // a comes back as a new tenant, from the seed; b is released for it, b's writes still there until then.
     const again = await read(url, a)
