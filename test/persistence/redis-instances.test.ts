@@ -173,6 +173,9 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
       expect((await request(first.url).get('/__admin/tenants')).body.released).toBe(1)
       expect(await fcmTokens(first.url, a)).toEqual(['fcm-token-ada-1', 'one'])
       expect(await fcmTokens(second.url, b)).toEqual(['fcm-token-ada-1', 'two', 'three'])
+      const health = await request(second.url).get('/__admin/health')
+      await expectContract('getHealth', health, 'admin')
+      expect(health.body.storedTenants).toBe(2)
     } finally {
       await Promise.all([first.stop(), second.stop()])
       await own.stop()
