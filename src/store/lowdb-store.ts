@@ -206,9 +206,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async reset(tenant) {
-      // A tenant the store does not hold is its seed already (a created one is always held), unless another process wrote it.
+      // A tenant the store does not hold is its seed already (a created one is always held), unless it is stored: released, or written by another process.
       if (!registry.has(tenant)) {
-        if (!remote || !(await remote.hasState(tenant))) return
+        const stored = remote ? await remote.hasState(tenant) : (await backend?.tenant?.(tenant)) !== undefined
+        if (!stored) return
         await holdForChange(tenant)
       }
       return changing(tenant, async () => {

@@ -55,6 +55,15 @@ describe('--db at the tenant bound (maxTenants: 1)', () => {
     expect((await request(url).get('/v2/subscribers/demo-subscriber-2').set(created)).status).toBe(200)
     expect((await request(url).get('/__admin/state').set(created)).body.subscribers).toHaveLength(3)
   })
+
+  it('resets a released tenant as it is stored: its next call sees the seed', async () => {
+    const url = await start({ db: dbFile(), maxTenants: 1 })
+    const writer = freshTenant()
+    expect((await appendToken(url, writer, 'kept')).status).toBe(200)
+    expect((await appendToken(url, freshTenant(), 'other')).status).toBe(200)
+    expect((await request(url).post('/__admin/reset').set(writer)).status).toBe(200)
+    expect(await fcmTokens(url, writer)).toEqual(['fcm-token-ada-1'])
+  })
 })
 
 describe('--tenant-ttl', () => {
