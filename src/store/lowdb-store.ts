@@ -111,6 +111,10 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return registry.has(tenant) ? loaded(tenant) : held(tenant, admit(tenant, false))
   }
 
+  /** A tenant the store does not hold, as its backend has it (a released one, or another process's), left unheld. */
+  const readStored = backend?.tenant?.bind(backend)
+  const stored = remote ? remote.peek : readStored ? async (tenant: string) => memory.madeOf(await readStored(tenant)) : undefined
+
   /**
    * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
    * reads as the shared seed, at once, and stays unheld: looking costs nothing (docs/behaviour.md §3).
@@ -123,13 +127,13 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         return work(memory.dataOf(tenant))
       })
     }
-    if (remote) return remote.peek(tenant).then(({ data }) => work(data))
+    if (stored) return stored(tenant).then(({ data }) => work(data))
     return Promise.resolve().then(() => work(shared))
   }
 
   /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
   const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
-    if (!registry.has(tenant)) return remote ? (await remote.peek(tenant)).snapshots : undefined
+    if (!registry.has(tenant)) return stored ? (await stored(tenant)).snapshots : undefined
     await serialized(tenant, async () => current(tenant))
     return memory.snapshotsHeld(tenant)
   }

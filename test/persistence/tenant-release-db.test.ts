@@ -41,6 +41,11 @@ describe('--db at the tenant bound (maxTenants: 1)', () => {
     // Two newcomers: the writer is released for the first, the first for the second.
     for (const newcomer of [freshTenant(), freshTenant()]) expect((await appendToken(url, newcomer, 'other')).status).toBe(200)
     expect(await released(url)).toBe(2)
+    // Looked at through the admin API, the released tenant shows what is stored, and stays released.
+    expect((await request(url).get('/__admin/snapshots').set(writer)).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['before'])
+    const state = await request(url).get('/__admin/state').set(writer)
+    expect(state.body.subscribers.find((s: { subscriberId: string }) => s.subscriberId === 'demo-subscriber-1').channels[0].credentials.deviceTokens).toContain('after-snapshot')
+    expect((await request(url).get('/__admin/tenants')).body.tenants.map((t: { apiKey: string }) => t.apiKey)).not.toContain(writer.Authorization.slice('ApiKey '.length))
 
     expect(await fcmTokens(url, writer)).toEqual(['fcm-token-ada-1', 'kept', 'after-snapshot'])
     const replay = await keyedToken(url, writer, 'kept')
