@@ -28,6 +28,8 @@ export interface AdminInfo {
   /** The API's contract, against which fault rules are checked. */
   api: Contract
   clocks: TenantClocks
+  /** Clears the tenant's fault rules, journal, idempotency records and rate-limit bucket (a reset, docs/behaviour.md §3). */
+  clean(tenant: string): Promise<void>
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
@@ -39,8 +41,15 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...faultHandlers(info.faults, info.api),
     ...clockHandlers(info.clocks),
     getHealth: async ({ store }: OperationContext<unknown, LifecyclePort>) => {
-      const { kind, reachable } = await store.health()
-      const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
+      const { kind, reachable, stored } = await store.health()
+      const health = {
+        status: reachable ? 'ok' : 'unavailable',
+        store: kind,
+        version: info.version,
+        uptimeSeconds: (Date.now() - info.startedAt) / 1000,
+        adminAccess,
+        ...(stored === undefined ? {} : { storedTenants: stored }),
+      }
       if (reachable) return health
       throw new AnsweredOtherwise({ status: 503, body: health, headers: { 'Retry-After': '1' } })
     },
@@ -64,9 +73,12 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     },
 
     resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }, StateAdminPort>) => {
-      // The records first: a reset the store refuses (503) leaves the clock as it was too.
+      // Listed before the reset: resetting all releases them.
+      const tenants = input.query.all ? (await store.tenants()).map(({ key }) => key) : [tenant.key]
+      // The records first: a reset the store refuses (503) leaves the clock and the policies as they were too.
       if (input.query.all) await store.resetAll().then(() => info.clocks.resetAll())
       else await store.reset(tenant.key).then(() => info.clocks.reset(tenant.key))
+      await Promise.all(tenants.map((key) => info.clean(key)))
       return { scope: input.query.all ? 'all' : 'tenant' }
     },
   }

@@ -15,6 +15,7 @@ export function tenantHandlers(defaults: TenantDefaults) {
   return {
     listTenants: async ({ store }: OperationContext<unknown, StateAdminPort>) => ({
       tenants: (await store.tenants()).map(({ key, calls, kept, created }) => ({ apiKey: key, calls, kept, created })),
+      released: store.released(),
     }),
 
     createTenant: async ({ store, tenant, input, now }: OperationContext<{ body: TenantRequest }, StateAdminPort>) => {

@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
+  /** With --db or --redis, a stored tenant not called for this long is deleted; 0: never. */
+  tenantTtlMs: number
   /** A database file (SQLite) keeping every tenant across restarts; in memory when absent. */
   db: string | undefined
   /** A Redis URL: the state is kept there, shared by every instance started with it. */
@@ -56,6 +58,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
+  tenantTtlMs: 30 * 24 * 60 * 60 * 1000,
   db: undefined,
   redis: undefined,
   redisWaitReplicas: 1,

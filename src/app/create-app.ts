@@ -16,6 +16,7 @@ import type { OperationCall } from '../http/operation-route.ts'
 import { requestLog } from '../log/request-log.ts'
 import { RouteTable } from '../http/route-table.ts'
 import { memoryPolicies, redisState, tenantClocks } from './policies.ts'
+import { cleanPolicies, onRelease, type Upkeep } from './tenant-upkeep.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
@@ -74,10 +75,14 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
+  // What a released tenant takes along, known once the store that releases it has made the policies.
+  let upkeep: Upkeep | undefined
+  const released = onRelease(backend?.kind ?? 'memory', logger, () => upkeep)
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend, onRelease: released, tenantTtlMs: config.tenantTtlMs }))
   const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
   const { idempotency, journal, faults, rateLimiter } = policies
   const clocks = tenantClocks(config, policies, givenClock ? () => givenClock().getTime() : Date.now)
+  upkeep = { ...policies, clocks }
   // Before the tenant is known (and for answers that name none): the starting clock.
   const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
@@ -96,6 +101,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
     faults,
     api,
     clocks,
+    clean: (tenant: string) => cleanPolicies({ idempotency, journal, faults, rateLimiter }, tenant),
   }
   const adminCall = mountAdmin(app, admin, info, { ...base, bodyLimit: ADMIN_BODY_LIMIT }, { ...config, shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
@@ -127,7 +133,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   }
   // A given store is its giver's to close.
   const close = async () => {
-    await shared?.policies.close()
+    await policies?.close()
     if (!givenStore) await store.close()
   }
   return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })

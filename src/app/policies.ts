@@ -56,7 +56,7 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
   const { RedisClockKeeper } = await import('../store/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
   try {
-    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants, { waitReplicas: config.redisWaitReplicas })
+    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })

@@ -35,8 +35,8 @@ function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
 function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: Logger }): ApiError {
   const path = url.split('?')[0]
   if (error instanceof TenantLimitReached) {
-    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    return tryAgainLater('TENANT_LIMIT', 60)
+    deps.logger.warn('new tenant refused: every held tenant has a call under way', { maxTenants: error.maxTenants })
+    return tryAgainLater('TENANT_LIMIT', 1)
   }
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('the store could not be reached or written: the call changed nothing and was refused', { method, path, error: error.message })

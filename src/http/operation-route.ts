@@ -63,6 +63,8 @@ interface CallState {
   headers?: Record<string, string>
   /** The tenant's time, read once when the tenant is known: every stamp and time rule of the call uses it. */
   at?: Date
+  /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
+  end?: () => void
 }
 
 /**
@@ -79,10 +81,12 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
 export function operationRoute(operation: Operation, handler: Handler, deps: RouteDependencies): OperationCall {
   return (req, res, params, headers) => {
     // Every field from the start: one shape for every call, keyed or not.
-    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, ignoredType: undefined, recording: undefined, headers: undefined, at: undefined }
+    const call: CallState = { cors: headers, tenantKey: undefined, body: undefined, ignoredType: undefined, recording: undefined, headers: undefined, at: undefined, end: undefined }
     // Every stamp of the call, errors included, reads the tenant's time once it is known.
     const timed = { ...deps, now: () => call.at ?? deps.now() }
-    return answerCall(operation, handler, timed, req, res, params, call).catch((error: unknown) => lastResort(error, req, res, timed, call))
+    return answerCall(operation, handler, timed, req, res, params, call)
+      .catch((error: unknown) => lastResort(error, req, res, timed, call))
+      .finally(() => call.end?.())
   }
 }
 
@@ -172,7 +176,7 @@ async function answerOf(
   // Asked before the tenant is opened: with Redis both questions travel together.
   const time = tenantKey !== undefined && deps.clocks ? deps.clocks.now(tenantKey) : undefined
   if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
-  if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
+  if (tenantKey !== undefined && deps.opensTenant !== false) call.end = await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
   if (time !== undefined) call.at = new Date(await time)
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, deps.now().getTime(), operation.operationId)

@@ -34,8 +34,10 @@ export interface MockServerOptions {
   redis?: string
   /** With `redis`: replicas of a tenant's master that must have a write before it is acknowledged (at most the ones it has); 1 by default, 0 for none. */
   redisWaitReplicas?: number
-  /** Tenants kept at once; 1000 by default. */
+  /** Tenants held in memory at once; 1000 by default. At the bound the least recently used one with no call in flight is released. */
   maxTenants?: number
+  /** With `db` or `redis`: a stored tenant not called for this long is deleted (`'30d'` by default, `'12h'`, `'90m'`, `'45s'`; `'0'` keeps them for ever). */
+  tenantTtl?: string
   /** Calls kept per tenant in the request journal; 1000 by default. */
   journalSize?: number
   /** The `x-admin-token` that opens `/__admin` on a non-loopback host. */

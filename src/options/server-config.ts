@@ -52,6 +52,7 @@ export function serverConfig(options: Options): ServerConfig {
     redis: redisOf(options('redis'), read('db')),
     redisWaitReplicas: integer('redis-wait-replicas', DEFAULT_CONFIG.redisWaitReplicas, 0),
     maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
+    tenantTtlMs: durationOf(options('tenant-ttl')) ?? DEFAULT_CONFIG.tenantTtlMs,
     journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),
     rateLimit: rateLimitOf(options('rate-limit')),
@@ -108,6 +109,17 @@ function rateLimitOf(given: Given | undefined): RateLimit | undefined {
   const rate = parseRateLimit(given.text)
   if (!rate) throw new UsageError(`${given.source} must look like 100/1 (requests/seconds), got "${given.text}"`)
   return rate
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `30d`, `12h`, `90m`, `45s`, or a whole number of seconds, in milliseconds; `0`: for ever. */
+function durationOf(given: Given | undefined): number | undefined {
+  if (given === undefined) return undefined
+  const match = /^(\d+)([smhd]?)$/.exec(given.text.trim())
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] || 's']! : NaN
+  if (!Number.isSafeInteger(ms)) throw new UsageError(`${given.source} must be a duration like 30d, 12h, 90m, 45s or a number of seconds (0: for ever), got "${given.text}"`)
+  return ms
 }
 
 function corsOf(given: Given | undefined): CorsOrigins {

@@ -32,6 +32,7 @@ return {taken, left}
 
 /** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
 const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
+const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
 
 interface Scripts {
   novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
@@ -62,11 +63,11 @@ export class RedisRateLimiter implements RateLimitPort {
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
-    const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
+    const [taken, left] = await reached(this.scripts.novuRateTake(bucketKey(tenant), now, burst, perSecond, this.ttlMs))
     return this.rules.answer(Number(left), taken === 1, operationId)
   }
 
   async refill(tenant: string): Promise<void> {
-    await reached(this.client.del(`${tenantKeyBase(tenant)}rate`))
+    await reached(this.client.del(bucketKey(tenant)))
   }
 }

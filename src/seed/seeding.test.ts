@@ -201,6 +201,7 @@ describe('the OpenAPI documents', () => {
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
         faults: new FaultRules(),
         clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
+        clean: async () => undefined,
         api: (await loadContracts()).api,
       }, 'open'),
     ),

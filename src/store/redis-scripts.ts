@@ -128,11 +128,3 @@ for _, name in ipairs(redis.call('LRANGE', snapshots, 0, -1)) do
 end
 return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved}
 `
-
-/** KEYS: the set of tenants with state. ARGV: tenant, bound, `claim` to count it in. Answers 1 when it may be served. */
-export const ADMIT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
-if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == 'claim' then redis.call('SADD', KEYS[1], ARGV[1]) end
-return 1
-`

@@ -135,7 +135,7 @@ function open(Database: Driver, file: string, requested: SeedSpec): Database {
 }
 
 const hasOtherTables = (db: Database) =>
-  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'clocks')`).pluck().get()! > 0
+  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'clocks', 'tenant_calls')`).pluck().get()! > 0
 
 function openError(file: string, error: unknown): StoreFileError {
   if (error instanceof StoreFileError) return error

@@ -125,8 +125,12 @@ export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRe
 
 /** The records, as the five operations read and change them (src/resources). */
 export interface RecordsPort {
-  /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
-  open(tenant: string): Promise<void>
+  /**
+   * A call of the API: makes the tenant held (from the seed, or as stored), marks it used and
+   * counts the call; answers the function that ends the call (a tenant with a call under way is
+   * never released). Throws TenantLimitReached when every held tenant has a call under way.
+   */
+  open(tenant: string): Promise<() => void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
   /**
    * Runs `work` serialized per tenant; a throw leaves nothing changed. With `recordOf`, a change
@@ -138,20 +142,24 @@ export interface RecordsPort {
 /** A tenant's state as the control plane reads, replaces, creates and resets it. */
 export interface StateAdminPort {
   exportState(tenant: string): Promise<TenantState>
-  /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
+  /** Replaces the tenant's records; the caller has validated them. Throws as `open`. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
    * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
    * and reset to that seed. Answers its counts, or undefined when the tenant exists already.
    */
   createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
+  /** The tenant's seed again, and no idempotency records stored; its snapshots stay. */
   reset(tenant: string): Promise<void>
+  /** Every tenant reset, and released but for the created ones (and, in memory alone, those holding snapshots). */
   resetAll(): Promise<void>
   /**
    * Every tenant held now, most recently used first; with a shared backend, then every tenant with
    * state there that this process does not hold (no calls here).
    */
   tenants(): Promise<TenantInfo[]>
+  /** How many tenants this instance released at the bound since it started. */
+  released(): number
 }
 
 /** A tenant's named snapshots. */
@@ -182,8 +190,8 @@ export interface ClockKeeperPort {
 
 /** What the server asks of the store as a whole. */
 export interface LifecyclePort {
-  /** Where the state is kept, and whether it can be reached now (a shared backend is asked). */
-  health(): Promise<{ kind: StoreKind; reachable: boolean }>
+  /** Where the state is kept, whether it can be reached now (a shared backend is asked), and how many tenants it stores (with a backend). */
+  health(): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
 }
@@ -192,7 +200,7 @@ export interface TenantInfo {
   key: string
   /** Calls of the API it answered since the server started (this process's). */
   calls: number
-  /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
+  /** Has state of its own: written to, created through the admin API, or holding snapshots. */
   kept: boolean
   /** Created through the admin API, from a seed of its own. */
   created: boolean
@@ -203,10 +211,10 @@ type AdminSchemas = import('../contract/generated/admin-types.ts').components['s
 export type StateCounts = AdminSchemas['StateSummary']
 export type SnapshotInfo = AdminSchemas['SnapshotInfo']
 
-/** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */
+/** Every held tenant has a call under way (or was created on purpose), so none may be released for a new one. */
 export class TenantLimitReached extends Error {
   constructor(readonly maxTenants: number) {
-    super(`tenant limit of ${maxTenants} reached and every tenant holds writes`)
+    super(`tenant limit of ${maxTenants} reached and every held tenant has a call under way`)
     this.name = 'TenantLimitReached'
   }
 }

@@ -143,19 +143,18 @@ export class TenantMemory {
       snapshots.delete(name)
       snapshots.set(name, snapshot)
     })
-    // A tenant holding snapshots is never dropped to make room for another.
-    this.registry.pin(tenant)
   }
 
   dropSnapshot(tenant: string, name: string): void {
     this.update(({ snapshots }) => snapshots.get(tenant)?.delete(name))
   }
 
-  /** Forgets a tenant dropped to make room: it comes back from its seed (or its store). */
+  /** Forgets a tenant released: it comes back from its seed (or its store). */
   drop(tenant: string): void {
-    this.update(({ tenants, snapshots }) => {
+    this.update(({ tenants, snapshots, seeds }) => {
       tenants.delete(tenant)
       snapshots.delete(tenant)
+      seeds.delete(tenant)
     })
   }
 }

@@ -50,7 +50,6 @@ function call(server: MockServer, operation: Operation, authorization: string | 
 }
 
 const HEX24 = /^[0-9a-f]{24}$/
-const RETRY_LATER = 'Please wait some time, then try again.'
 
 let open: MockServer
 let other: MockServer
@@ -130,49 +129,5 @@ describe('tenants', () => {
     expect(b1.body._organizationId).not.toBe(a1.body._organizationId)
     expect(b1.body._environmentId).not.toBe(a1.body._environmentId)
     expect(a1.body._organizationId).not.toBe(a1.body._environmentId)
-  })
-})
-
-describe('the tenant bound (maxTenants: 2)', () => {
-  let bounded: MockServer
-  beforeAll(async () => {
-    bounded = await startTestServer({ maxTenants: 2 })
-  })
-  afterAll(() => bounded.close())
-
-  const write = (auth: { Authorization: string }, token: string) =>
-    request(bounded.url).patch(`/v1/subscribers/${ADA}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
-  const read = (auth: { Authorization: string }) => request(bounded.url).get(`/v2/subscribers/${ADA}`).set(auth)
-
-  it('drops a tenant never written to, which comes back identical to the seed; refuses a new key once all hold writes', async () => {
-    const [readOnly, writerB, newcomerC, newcomerD] = [freshTenant(), freshTenant(), freshTenant(), freshTenant()]
-    const seeded = await read(readOnly)
-    expect(seeded.status).toBe(200)
-    expect((await write(writerB, 'b-token')).status).toBe(200)
-
-    // Full (readOnly, writerB): the never-written readOnly makes room for C, then C for readOnly.
-    const c = await read(newcomerC)
-    expect(c.status).toBe(200)
-    const back = await read(readOnly)
-    expect(back.status).toBe(200)
-    expect(back.text).toBe(seeded.text)
-
-    // Now both tenants hold writes: a new key is refused, for reads and writes alike.
-    expect((await write(readOnly, 'a-token')).status).toBe(200)
-    for (const res of [await read(newcomerD), await write(newcomerD, 'd-token')]) {
-      expect(res.status).toBe(503)
-      expect(res.headers['retry-after']).toBe('60')
-      expect(res.headers['content-type']).toMatch(/^application\/json/)
-      expect(res.body).toBe(RETRY_LATER)
-      expect(JSON.parse(res.text)).toBe(RETRY_LATER)
-    }
-    await expectContract('getSubscriber', await read(newcomerD))
-
-    // The tenants with writes are kept, writes and all.
-    const b = await read(writerB)
-    expect(b.status).toBe(200)
-    expect(b.body.channels[0].credentials.deviceTokens).toEqual(['fcm-token-ada-1', 'b-token'])
-    const a = await read(readOnly)
-    expect(a.body.channels[0].credentials.deviceTokens).toEqual(['fcm-token-ada-1', 'a-token'])
   })
 })

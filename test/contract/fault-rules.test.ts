@@ -22,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const on = () => request(server.url)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const newKey = () => `key-${crypto.randomUUID()}`
 
 /** One call: its status asserted, its body checked against the API or admin document. */
@@ -233,9 +232,11 @@ describe('the idempotency 409 of docs/behaviour.md §4, with injected latency', 
   it('answers 409 to a second call while the first waits, then replays the first', async () => {
     const auth = freshTenant()
     const key = newKey()
-    await addFault(auth, { match: ON_MARK, latencyMs: 800, times: 1 })
+    // Long enough that the first is still waiting when the second arrives, however busy the machine:
+    // the second is sent once the server lists the tenant, which the first call's start makes it do.
+    await addFault(auth, { match: ON_MARK, latencyMs: 5000, times: 1 })
     const first = markAs(auth, 'read', 201, key)
-    await sleep(150)
+    await expect.poll(async () => (await on().get('/__admin/tenants')).body.tenants.some((t: { apiKey: string }) => auth.Authorization.endsWith(t.apiKey)), { timeout: 4000 }).toBe(true)
     const second = await markAs(auth, 'read', 409, key)
     expect(second.body.message).toBe(`Request with key "${key}" is currently being processed. Please retry after 1 second`)
     expect(second.headers['retry-after']).toBe('1')

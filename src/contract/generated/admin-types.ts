@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Reset to the seed
-         * @description Puts the tenant (or, with `all=true`, every tenant) back to its seed.
+         * @description A clean start for the tenant: the seed's records (a created tenant's own seed), no fault rules, an empty journal, no idempotency records and a full rate-limit bucket; its snapshots stay. With `all=true`, every tenant, and every one released but the created ones (stored tenants deleted; snapshots stay).
          */
         post: operations["resetState"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface components {
             apiKey: string;
             /** @description Calls of the five operations this server (with `--redis`, this instance) answered since it started */
             calls: number;
-            /** @description Never dropped at the tenant bound: written to, created through the admin API, or holding snapshots. False for a tenant that was only read, which the bound may drop (it comes back identical from its seed). */
+            /** @description Has state of its own: written to, created through the admin API, or holding snapshots. False for a tenant that was only read. Any tenant but a created one may be released at the bound (`--max-tenants`); what a release keeps depends on the store. */
             kept: boolean;
             /** @description Created through `POST /__admin/tenants`, from a seed of its own */
             created: boolean;
@@ -497,11 +497,14 @@ export interface components {
          *           "kept": true,
          *           "created": false
          *         }
-         *       ]
+         *       ],
+         *       "released": 0
          *     }
          */
         TenantList: {
             tenants: components["schemas"]["TenantSummary"][];
+            /** @description Tenants this server (with `--redis`, this instance) released from memory at the bound (`--max-tenants`) since it started */
+            released: number;
         };
         /** @description The tenant just created */
         TenantCreated: {
@@ -630,6 +633,8 @@ export interface components {
              * @enum {string}
              */
             adminAccess?: "open" | "token" | "closed";
+            /** @description With `--db` or `--redis`: how many tenants have state stored (records, snapshots or a seed of their own). Absent in memory. */
+            storedTenants?: number;
         };
         /**
          * @description Record counts of the state just stored
@@ -1751,7 +1756,7 @@ export interface operations {
     resetState: {
         parameters: {
             query?: {
-                /** @description Reset every tenant, not only the caller's */
+                /** @description Reset every tenant, not only the caller's, and release them */
                 all?: boolean;
             };
             header?: never;

@@ -39,6 +39,8 @@ export interface IdempotencyPort {
   abandon(recording: Recording): void
   /** The tenant's records count as stored at `now`: its clock went back (docs/behaviour.md §8). */
   restamp(tenant: string, now: number): MaybePromise<void>
+  /** Forgets every record of the tenant (a reset, a release in memory). */
+  forget(tenant: string): MaybePromise<void>
   /** Ends what the adapter runs in the background. */
   close?(): void
 }

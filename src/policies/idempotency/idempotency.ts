@@ -117,6 +117,13 @@ export class IdempotencyRecords implements IdempotencyPort {
     if (records.size === 0 && this.tenants.get(tenant) === records) this.tenants.delete(tenant)
   }
 
+  forget(tenant: string): void {
+    const records = this.tenants.get(tenant)
+    if (!records) return
+    while (records.size > 0) records.dropOldest()
+    this.tenants.delete(tenant)
+  }
+
   /** Drops the oldest records of the least recent tenants; record `id` of `keep`, just written, stays. */
   private keepWithinBytes(keep: KeyRecords, id: number): void {
     if (this.held.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed

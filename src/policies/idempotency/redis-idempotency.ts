@@ -53,6 +53,12 @@ for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
 end
 `
 
+/** KEYS: the tenant's keys in order. ARGV: the records' key prefix. Deletes every record of the tenant. */
+const FORGET = `
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do redis.call('DEL', ARGV[1] .. key) end
+redis.call('DEL', KEYS[1])
+`
+
 /** KEYS: the record. ARGV: the finished record (keyRecordJson). */
 const FINISH = KEEP_RECORD('KEYS[1]', 'ARGV[1]')
 
@@ -61,6 +67,7 @@ interface Scripts {
   novuKeyIfRunning(record: string, token: string, action: string | number): Promise<number>
   novuKeyFinish(record: string, json: string): Promise<unknown>
   novuKeyRestamp(order: string, prefix: string, expiresAt: number): Promise<unknown>
+  novuKeyForget(order: string, prefix: string): Promise<unknown>
 }
 
 /** A running call's record, this adapter's: what renews, finishes or forgets it. */
@@ -109,6 +116,7 @@ export class RedisIdempotency implements IdempotencyPort {
       novuKeyIfRunning: { numberOfKeys: 1, lua: IF_RUNNING },
       novuKeyFinish: { numberOfKeys: 1, lua: FINISH },
       novuKeyRestamp: { numberOfKeys: 1, lua: RESTAMP },
+      novuKeyForget: { numberOfKeys: 1, lua: FORGET },
     })
     this.runningMs = limits.runningMs ?? RUNNING_MS
   }
@@ -153,6 +161,10 @@ export class RedisIdempotency implements IdempotencyPort {
 
   async restamp(tenant: string, now: number): Promise<void> {
     await reached(this.scripts.novuKeyRestamp(keyOrderKey(tenant), recordKeyPrefix(tenant), now + RETENTION_MS))
+  }
+
+  async forget(tenant: string): Promise<void> {
+    await reached(this.scripts.novuKeyForget(keyOrderKey(tenant), recordKeyPrefix(tenant)))
   }
 
   close(): void {
