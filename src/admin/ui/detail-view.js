@@ -33,6 +33,11 @@ export class DetailPane {
     pre.classList.add('changed')
   }
 
+  /** A record belongs to its own tab: its JSON would otherwise sit beside another table's rows. */
+  closeUnlessOn(table) {
+    if (this.#open && this.#open.table !== table) this.close()
+  }
+
   close() {
     if (this.#open) {
       this.tables[this.#open.table].selected = undefined

@@ -228,8 +228,7 @@ function sessionCall(current, path, options = {}) {
 }
 
 function showTab(id) {
-  // A record belongs to its own tab: its JSON would otherwise sit beside another table's rows.
-  if (detail && detail.table !== id) closeDetail()
+  detail.closeUnlessOn(id)
   tab = id
   for (const tabButton of $('tabs').querySelectorAll('[data-tab]')) tabButton.setAttribute('aria-selected', String(tabButton.dataset.tab === id))
   for (const panel of document.querySelectorAll('#records .panel')) panel.hidden = panel.id !== id
