@@ -1,6 +1,7 @@
 import type { SeedProgress } from '../seed/progress-counter.ts'
 import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
+import type { AllowedHosts } from '../http/host-check.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
 import type { ResponseValidation } from '../http/respond.ts'
@@ -42,6 +43,8 @@ export interface ServerConfig {
   logLevel: LogLevel
   /** Browser pages allowed to call the mock: any (`*`, the default), these origins, or `none`. */
   corsOrigins: CorsOrigins
+  /** Host names answered beside the loopback ones (docs/behaviour.md §1.7), or `all`; absent: the bind decides. */
+  allowedHosts: AllowedHosts | undefined
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -63,6 +66,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   rateLimit: undefined,
   logLevel: 'info',
   corsOrigins: '*',
+  allowedHosts: undefined,
 }
 
 /** Options of createApp: any part of the config, plus what tests and embedders may inject. */

@@ -50,6 +50,8 @@ export interface MockServerOptions {
   responseValidation?: 'strict' | 'warn' | 'off'
   /** Browser origins allowed to call: `'*'` (any, the default), `'none'`, or a list of origins. */
   corsOrigins?: '*' | 'none' | readonly string[]
+  /** Host names answered beside the loopback ones, or `'all'` (no Host check); see docs/behaviour.md §1.7. */
+  allowedHosts?: 'all' | readonly string[]
   /** `silent` by default in the library. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }

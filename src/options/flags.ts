@@ -40,6 +40,7 @@ export const FLAGS = {
   'proxy-strict': { env: 'NOVU_MOCK_PROXY_STRICT', kind: 'boolean', help: 'with --proxy: answer 502 when an exchange breaks the contract (env: 1 or true)', default: 'off' },
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', kind: 'string', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'cors-origins': { env: 'NOVU_MOCK_CORS_ORIGINS', kind: 'list', help: 'browser origins allowed to call: * (any), comma-separated origins, or none (CORS off)', default: '*' },
+  'allowed-hosts': { env: 'NOVU_MOCK_ALLOWED_HOSTS', kind: 'list', help: 'Host names answered beside localhost and loopback addresses (comma-separated; .example.com takes its subdomains), or all (no Host check); any other Host gets 403', default: 'loopback names on a loopback bind; any host elsewhere' },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', kind: 'string', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
   config: { env: 'NOVU_MOCK_CONFIG', kind: 'string', help: 'JSON file of options, keyed by flag name (flag > env > file > default)', default: './novu-mock.config.json if present' },
 } as const satisfies Record<string, Flag>
