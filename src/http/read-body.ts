@@ -2,6 +2,7 @@ import express from 'express'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import typeis from 'type-is'
 import { ApiError } from '../answer/api-error.ts'
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
 
 /** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
 const RAW = Symbol('raw body')
@@ -28,12 +29,18 @@ export async function readJsonBody(req: ParsedRequest, res: ServerResponse, limi
   const parse = parserFor(limit)
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
   // Absent when a parser in front of the mock (an app it is mounted in) read the body first.
-  return { value: req.body, raw: req[RAW] ?? Buffer.from(JSON.stringify(req.body)) }
+  const raw = req[RAW]
+  if (raw === undefined && valueNestsDeeperThan(req.body)) throw tooDeep()
+  return { value: req.body, raw: raw ?? Buffer.from(JSON.stringify(req.body)) }
 }
 
+/** Called by the parser with the bytes before it parses them: a body nested too deep goes no further. */
 const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {
+  if (jsonNestsDeeperThan(raw)) throw tooDeep()
   req[RAW] = raw
 }
+
+export const tooDeep = () => new ApiError(400, 'BODY_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels (arrays and objects): the mock reads at most ${MAX_JSON_DEPTH}`)
 
 function parserFor(limit: string): Parser {
   let parser = parsers.get(limit)
@@ -53,6 +60,7 @@ function wrapErrors(parser: Parser): Parser {
 }
 
 function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
   const type = (error as { type?: string }).type
   if (type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large')
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
