@@ -34,6 +34,8 @@ export interface RouteDependencies extends ResponseCheck {
    * hold it; looking reads the seed of a tenant not held, and a change admits it (docs/behaviour.md §3).
    */
   opensTenant?: boolean
+  /** True where every operation needs an accepted key, those the document leaves open included (the control plane in strict mode, docs/behaviour.md §3). */
+  keyRequired?: boolean
   /**
    * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
@@ -157,7 +159,7 @@ async function answerOf(
   idempotencyKey: string | undefined,
   call: CallState,
 ): Promise<Answer | 'drop'> {
-  const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
+  const tenantKey = operation.requiresAuth || deps.keyRequired ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   if (tenantKey !== undefined && deps.opensTenant !== false) await deps.store.open(tenantKey)
   call.tenantKey = tenantKey
   if (tenantKey !== undefined && deps.rateLimiter) call.headers = await deps.rateLimiter.take(tenantKey, Date.now(), operation.operationId)
