@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
 /** Whose data a request sees: the API key names the tenant, and its ids derive from the key. */
 export interface Tenant {
@@ -7,18 +8,11 @@ export interface Tenant {
   readonly environmentId: string
 }
 
-/** Keys seen recently, so a request does not hash its key twice; bounded like every cache here. */
-const known = new Map<string, Tenant>()
-const KNOWN_AT_MOST = 10_000
+/** Keys seen recently, so a request does not hash its key twice; bounded like every cache here, in count and key length. */
+const known = new ClientKeyedCache<Tenant>(10_000, 256)
 
 export function tenantFor(key: string): Tenant {
-  let tenant = known.get(key)
-  if (!tenant) {
-    if (known.size >= KNOWN_AT_MOST) known.clear()
-    tenant = { key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }
-    known.set(key, tenant)
-  }
-  return tenant
+  return known.get(key, () => ({ key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }))
 }
 
 /** 24 lowercase hex characters, the same for the same key on every run. */

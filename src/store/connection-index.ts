@@ -34,6 +34,9 @@ export function valueOf(connection: StoredChannelConnection, field: FilterField)
 const NONE = new Uint32Array(0)
 /** Positions remembered for combined filters, in all: 8M positions are 32 MB. */
 const MATCH_POSITIONS_KEPT = 8_000_000
+/** Combined filters remembered, and the longest kept: their keys are the client's query values. */
+const FILTERS_KEPT = 10_000
+const LONGEST_FILTER_KEPT = 1024
 
 /**
  * Channel connections by `_id`, in both sort orders (ascending by timestamp, then `_id`), and for
@@ -117,7 +120,8 @@ export class ConnectionIndex {
   }
 
   private remember(key: string, positions: Uint32Array): void {
-    if (this.combinedPositions + positions.length > MATCH_POSITIONS_KEPT) {
+    if (key.length > LONGEST_FILTER_KEPT) return
+    if (this.combinedPositions + positions.length > MATCH_POSITIONS_KEPT || this.combined.size >= FILTERS_KEPT) {
       this.combined.clear()
       this.combinedPositions = 0
     }
