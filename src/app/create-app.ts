@@ -130,8 +130,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })
 }
 
-/** The seed of a tenant created with options of its own. */
-const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
+/** The seed of a tenant created with options of its own, made in slices: the server answers other calls meanwhile. */
+const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedStateInSlices(spec)
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {

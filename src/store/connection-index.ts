@@ -61,6 +61,11 @@ export class ConnectionIndex {
   static build(connections: Iterable<StoredChannelConnection>): ConnectionIndex {
     const byId = new Map<string, StoredChannelConnection>()
     for (const connection of connections) byId.set(connection._id, connection)
+    return ConnectionIndex.of(byId)
+  }
+
+  /** The index of connections already keyed by `_id` (the map is the index's from then on). */
+  static of(byId: ReadonlyMap<string, StoredChannelConnection>): ConnectionIndex {
     return new ConnectionIndex(byId, [...byId.values()])
   }
 
