@@ -8,8 +8,7 @@
  *   npm run bench:tenant                     # about a minute
  *   BENCH_ROWS=300000 npm run bench:tenant
  */
-import { request } from 'node:http'
-import { novuMock, sleep, start, stop } from './lib/processes.ts'
+import { call, novuMock, sleep, start, stop } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
@@ -17,24 +16,7 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
 const IMPORT = { subscribers: 10_000, channelConnections: 100_000, messages: 5_000 }
 const READ_EVERY_MS = 10
 
-interface Answer {
-  status: number
-  text: string
-}
-
-function call(port: number, method: string, path: string, key: string, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { Authorization: `ApiKey ${key}` }
-    if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+type Answer = Awaited<ReturnType<typeof call>>
 
 /** Another tenant's reads, one at a time every READ_EVERY_MS, until `done` resolves: their latencies in ms. */
 async function readsDuring(port: number, done: Promise<unknown>): Promise<number[]> {
