@@ -12,8 +12,10 @@ export interface Tenant {
 const known = new ClientKeyedCache<Tenant>(10_000, 256)
 
 export function tenantFor(key: string): Tenant {
-  return known.get(key, () => ({ key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }))
+  return known.get(key, tenantOfKey)
 }
+
+const tenantOfKey = (key: string): Tenant => ({ key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) })
 
 /** 24 lowercase hex characters, the same for the same key on every run. */
 function idFrom(kind: string, key: string): string {
