@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 /** Work done between two turns of the event loop, at most: another call waits no longer than this for it. */
 export const SLICE_MS = 8
 /** Steps taken between two looks at the clock, which costs more than a step. */
-const STEPS_PER_LOOK = 256
+const STEPS_PER_LOOK = 32
 
 /** Work as steps: it yields after each (a record made, a row indexed) and returns its result. */
 export type Steps<T> = Generator<void, T, void>
