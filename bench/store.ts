@@ -12,11 +12,10 @@
  *   BENCH_STORE_CONNECTIONS=20000 npm run bench:store     # quicker
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeTenantsInTurn } from './lib/operations.ts'
-import { start, stop, type ServerDef } from './lib/processes.ts'
+import { call, start, stop, type ServerDef } from './lib/processes.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_STORE_CONNECTIONS ?? 200_000)
 const TENANTS = 20
@@ -39,20 +38,6 @@ async function writes(file: string, volumeArgs: string[]): Promise<{ ms: number[
   const written = await writeTenantsInTurn(running.port, TENANTS, WRITES_PER_TENANT, headers)
   await stop(running)
   return written
-}
-
-/** One request with no time limit: a whole state of 200,000 connections is tens of MB. */
-function call(port: number, method: string, path: string, tenant: string, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `ApiKey ${tenant}`, 'Content-Type': 'application/json', ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) }
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
 }
 
 /** A tenant none of whose connections is the seed's, put through PUT /__admin/state. */

@@ -1,6 +1,8 @@
 import type { Contract } from '../contract/load-contract.ts'
 import { validateRequest } from '../contract/validate-request.ts'
 import { apiKeyFrom } from '../http/authenticate.ts'
+import { tooDeep } from '../http/read-body.ts'
+import { valueNestsDeeperThan } from '../lib/json-depth.ts'
 import type { RouteDependencies } from '../http/operation-route.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
@@ -39,6 +41,8 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     if (!operation || !handler) throw new Error(`no admin operation ${operationId} to call`)
     // As on the admin routes, looking never makes the store hold the tenant (docs/behaviour.md §3).
     const key = apiKeyFrom(`ApiKey ${apiKey}`, deps.apiKeys)
+    // As the route reads a body: one nested too deep is refused before anything walks it.
+    if (valueNestsDeeperThan(body)) throw tooDeep()
     // Copied: validation coerces and fills defaults in place.
     const input = validateRequest(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
     // The handler map is keyed by operationId; its input type is the one this operation validated.

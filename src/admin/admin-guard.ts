@@ -1,13 +1,12 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { RequestHandler } from 'express'
-
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1'])
+import { isLoopbackBind } from '../http/host-check.ts'
 
 /** How the guarded `/__admin` routes answer: to anyone, to the admin token only, or to no one. */
 export type AdminAccess = 'open' | 'token' | 'closed'
 
 export function adminAccessOf(host: string, adminToken: string | undefined): AdminAccess {
-  if (LOOPBACK_HOSTS.has(host) || host.startsWith('127.')) return 'open'
+  if (isLoopbackBind(host)) return 'open'
   return adminToken === undefined ? 'closed' : 'token'
 }
 

@@ -29,7 +29,8 @@ export function mountAdmin(app: Express, admin: Contract, info: AdminInfo, route
   mountInspector(app)
   const guarded = express.Router()
   guarded.use('/__admin', adminGuard(options.host, options.adminToken))
-  mountOperations(guarded, admin, guardedRoutes, deps)
+  // With --api-key, the routes the document leaves open (the tenant list) need an accepted key too: it lists them.
+  mountOperations(guarded, admin, guardedRoutes, { ...deps, keyRequired: deps.apiKeys !== undefined })
   const stream = admin.operations.get(EVENT_STREAM_OPERATION)
   if (!stream) throw new Error(`${EVENT_STREAM_OPERATION} has no operation in the admin document`)
   guarded.get(stream.routePath, eventStream(stream, { ...deps, journal: info.journal, shutdown: options.shutdown }))

@@ -1,6 +1,7 @@
 import type { SeedProgress } from '../seed/progress-counter.ts'
 import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
+import type { AllowedHosts } from '../http/host-check.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
 import type { ResponseValidation } from '../http/respond.ts'
@@ -47,6 +48,8 @@ export interface ServerConfig {
   corsOrigins: CorsOrigins
   /** `--clock`, in ms since the epoch: every tenant starts frozen there (docs/behaviour.md §8); real time when absent. */
   clock: number | undefined
+  /** Host names answered beside the loopback ones (docs/behaviour.md §1.7), or `all`; absent: the bind decides. */
+  allowedHosts: AllowedHosts | undefined
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -71,6 +74,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   logLevel: 'info',
   corsOrigins: '*',
   clock: undefined,
+  allowedHosts: undefined,
 }
 
 /** Options of createApp: any part of the config, plus what tests and embedders may inject. */

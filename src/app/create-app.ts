@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import { API_DOCUMENT, loadContracts as loadBothContracts, schemaOf, type Contracts } from '../contract/load-contract.ts'
 import { createGuardedServer } from '../http/client-errors.ts'
+import { checkingHost, hostPolicy } from '../http/host-check.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
 import { mountFallbacks } from '../http/fallback-routes.ts'
 import { createLogger } from '../log/logger.ts'
@@ -139,8 +140,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   return Object.assign(listener, { locals: { seed, config, admin: adminCall }, close })
 }
 
-/** The seed of a tenant created with options of its own. */
-const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
+/** The seed of a tenant created with options of its own, made in slices: the server answers other calls meanwhile. */
+const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedStateInSlices(spec)
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
 async function fileSeedOf(config: ServerConfig): Promise<SeedSpec> {
@@ -172,7 +173,8 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
   // One listener per open event stream, and the journal allows many more than node's default 10.
   setMaxListeners(0, shutdown.signal)
   const app = await createApp({ ...options, host, shutdown: shutdown.signal })
-  const server = createGuardedServer(app, options).listen(options.port ?? 0, host)
+  // The Host check comes first of all, and only here: an in-process use of the app never sees it.
+  const server = createGuardedServer(checkingHost(app, hostPolicy(host, app.locals.config.allowedHosts)), options).listen(options.port ?? 0, host)
   await once(server, 'listening')
   warmInBackground(await loadContracts())
   const { port } = server.address() as AddressInfo

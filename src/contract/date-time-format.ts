@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module'
+import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
 const require = createRequire(import.meta.url)
 const REMEMBERED = 10_000
+/** A timestamp is some 30 characters: anything much longer is checked every time, never kept. */
+const LONGEST_REMEMBERED = 64
 
 let memoized = false
 
@@ -9,7 +12,8 @@ let memoized = false
  * ajv-formats checks a `date-time` with a split and two regular expressions (the calendar and
  * leap seconds included): a fifth of the cost of checking a page of connections, whose answers
  * repeat the same timestamps call after call. Its verdict on a string never changes, so it is
- * remembered (up to REMEMBERED strings, then forgotten at once), just as strict. Every validator
+ * remembered (up to REMEMBERED strings of timestamp length, then forgotten at once), just as
+ * strict; a client's 30 MB `createdAt` is checked, not kept. Every validator
  * reads `fullFormats["date-time"].validate` when it runs, the precompiled ones included, so
  * replacing it there serves them all.
  */
@@ -21,14 +25,6 @@ export function rememberDateTimeVerdicts(): void {
   // ajv-formats defines date-time as { validate, compare }; its declared type is every kind of format.
   const format = fullFormats['date-time'] as { validate: (text: string) => boolean }
   const check = format.validate
-  const verdicts = new Map<string, boolean>()
-  format.validate = (text: string) => {
-    let valid = verdicts.get(text)
-    if (valid === undefined) {
-      valid = check(text)
-      if (verdicts.size >= REMEMBERED) verdicts.clear()
-      verdicts.set(text, valid)
-    }
-    return valid
-  }
+  const verdicts = new ClientKeyedCache<boolean>(REMEMBERED, LONGEST_REMEMBERED)
+  format.validate = (text: string) => verdicts.get(text, check)
 }

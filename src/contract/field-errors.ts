@@ -10,6 +10,8 @@ import { pointerSegments } from './validation-messages.ts'
 export function toFieldErrors(errors: readonly ErrorObject[], data: unknown, skipSegments = 0): FieldErrors {
   const fields: FieldErrors = Object.create(null)
   for (const error of errors) {
+    // Ajv adds this summary after the error that names the property: the latter says it all.
+    if (error.keyword === 'propertyNames') continue
     const segments = pointerSegments(error.instancePath).slice(skipSegments)
     if (error.keyword === 'required') segments.push(String(error.params.missingProperty))
     const field = segments.length > 0 ? segments.join('.') : 'general'
@@ -21,7 +23,9 @@ export function toFieldErrors(errors: readonly ErrorObject[], data: unknown, ski
 }
 
 function messageOf(error: ErrorObject): string {
-  const message = error.message ?? `must pass "${error.keyword}"`
+  const own = error.message ?? `must pass "${error.keyword}"`
+  // A broken rule of `propertyNames` is about a name, which the path (its object's) does not show.
+  const message = error.propertyName === undefined ? own : `property name ${JSON.stringify(error.propertyName)} ${own}`
   if (error.keyword === 'enum') return `${message}: ${(error.params.allowedValues as unknown[]).join(', ')}`
   return message
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors from 'cors'
+import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
 /** Origins a browser page may call from: any (`*`), these, or none (CORS off). */
 export type CorsOrigins = '*' | 'none' | readonly string[]
@@ -44,18 +45,11 @@ export function corsPolicy(origins: CorsOrigins): CorsPolicy | undefined {
     maxAge: PREFLIGHT_MAX_AGE,
     optionsSuccessStatus: 204,
   })
-  const remembered = new Map<string, CorsHeaders>()
+  // An origin is a scheme, a host and a port: a longer one is no browser's, and is not kept.
+  const remembered = new ClientKeyedCache<CorsHeaders>(MAX_REMEMBERED_ORIGINS, 256)
   return {
     preflight: (req, res) => middleware(req, res, () => {}),
-    headersFor(origin) {
-      let headers = remembered.get(origin)
-      if (headers === undefined) {
-        headers = headersOf(middleware, origin)
-        if (remembered.size >= MAX_REMEMBERED_ORIGINS) remembered.clear()
-        remembered.set(origin, headers)
-      }
-      return headers
-    },
+    headersFor: (origin) => remembered.get(origin, () => headersOf(middleware, origin)),
   }
 }
 

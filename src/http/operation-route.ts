@@ -39,6 +39,8 @@ export interface RouteDependencies extends ResponseCheck {
   opensTenant?: boolean
   /** True for the admin API: a body that is not JSON is a 415, where the API reads forms and other types as the live service does (docs/behaviour.md §1.3). */
   jsonOnly?: boolean
+  /** True where every operation needs an accepted key, those the document leaves open included (the control plane in strict mode, docs/behaviour.md §3). */
+  keyRequired?: boolean
   /**
    * Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). The
    * document describes the bare result, which is checked before it is wrapped.
@@ -172,7 +174,7 @@ async function answerOf(
   idempotencyKey: string | undefined,
   call: CallState,
 ): Promise<Answer | 'drop'> {
-  const tenantKey = operation.requiresAuth ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
+  const tenantKey = operation.requiresAuth || deps.keyRequired ? apiKeyFrom(req.headers.authorization, deps.apiKeys) : undefined
   // Asked before the tenant is opened: with Redis both questions travel together.
   const time = tenantKey !== undefined && deps.clocks ? deps.clocks.now(tenantKey) : undefined
   if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far

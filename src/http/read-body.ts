@@ -2,6 +2,7 @@ import express from 'express'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../answer/api-error.ts'
 import { isJson, parseBody } from './parse-body.ts'
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
 
 /** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
 const RAW = Symbol('raw body')
@@ -34,13 +35,20 @@ export async function readBody(req: ParsedRequest, res: ServerResponse, limit: s
   await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
   const raw = req[RAW]
   // Absent when a parser in front of the mock (an app it is mounted in) read the body first: its value stands.
-  if (raw === undefined) return { value: req.body, raw: Buffer.from(JSON.stringify(req.body ?? null)) }
+  if (raw === undefined) {
+    if (valueNestsDeeperThan(req.body)) throw tooDeep()
+    return { value: req.body, raw: Buffer.from(JSON.stringify(req.body ?? null)) }
+  }
   return json ? { value: req.body, raw } : { ...parseBody(contentType, raw), raw }
 }
 
+/** Called by the parser with the bytes before it parses them: a body nested too deep goes no further. */
 const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {
+  if (isJson(req.headers['content-type']) && jsonNestsDeeperThan(raw)) throw tooDeep()
   req[RAW] = raw
 }
+
+export const tooDeep = () => new ApiError(400, 'BODY_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels (arrays and objects): the mock reads at most ${MAX_JSON_DEPTH}`)
 
 /** JSON keeps body-parser's strict parser and its errors; any other type is read as bytes, inflated and bounded, for parseBody. */
 function parserFor(kind: 'json' | 'bytes', limit: string): Parser {
@@ -62,6 +70,7 @@ function wrapErrors(parser: Parser): Parser {
 }
 
 function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
   const type = (error as { type?: string }).type
   if (type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large')
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {

@@ -3,6 +3,8 @@ import { entryJson, type Kept } from './kept-entry.ts'
 
 /** Listeners at once, over every tenant: each holds an open response, so they are bounded too. */
 export const MAX_SUBSCRIBERS = 100
+/** Listeners of one tenant at once, beneath MAX_SUBSCRIBERS: one key cannot take every stream (docs/behaviour.md §6). */
+export const MAX_SUBSCRIBERS_PER_TENANT = 16
 
 interface Subscription {
   listener: JournalListener
@@ -24,7 +26,7 @@ export interface ListenerHooks {
 
 const OPEN = Promise.resolve()
 
-/** The listeners of a journal, by tenant, at most `max` at once over every tenant. */
+/** The listeners of a journal, by tenant, at most `max` at once over every tenant and MAX_SUBSCRIBERS_PER_TENANT for one. */
 export class JournalListeners {
   private readonly tenants = new Map<string, TenantListeners>()
   private listening = 0
@@ -43,6 +45,7 @@ export class JournalListeners {
   add(tenant: string, listener: JournalListener, { bodies = true, ready }: SubscribeOptions = {}): (() => void) | undefined {
     if (this.listening >= this.max) return undefined
     let own = this.tenants.get(tenant)
+    if (own && own.subscriptions.size >= MAX_SUBSCRIBERS_PER_TENANT) return undefined
     if (!own) this.tenants.set(tenant, (own = { subscriptions: new Set(), open: this.opened(tenant) }))
     // An object of its own, so the same function subscribed twice is two subscriptions, each stopped once.
     const subscription: Subscription = { listener, bodies }

@@ -73,7 +73,7 @@ export function selected(entries: readonly Kept[], filter: JournalFilter): Journ
 /** The entry as the admin API shows it, in the document's order of fields. */
 export function entryOf(kept: Kept): JournalEntry {
   const { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret } = kept
-  const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
+  const entry: JournalEntry = { id, time, operationId, method, path, query: queryOf(url), status, durationMs }
   if (headers !== undefined) entry.headers = headersOf(headers)
   if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
   entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
@@ -98,6 +98,9 @@ export function headersOf(raw: string): Record<string, string> {
   return redact(headers)
 }
 
+/** The request's query, secrets (`token`, `apiKey`, …) redacted. */
+const queryOf = (url: string) => redact(parseQuery(url))
+
 const valueOf = (text: string, cut: boolean, secret: string | undefined): unknown => (cut ? text : JSON.parse(shown(text, secret)))
 
 /**
@@ -109,7 +112,7 @@ export function entryJson(kept: Kept, bodies: boolean): string {
   const { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret } = kept
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
-  const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
+  const query = url.includes('?') ? JSON.stringify(queryOf(url)) : '{}'
   let json = `{"id":${id},"time":"${time}","operationId":${JSON.stringify(operationId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${query},"status":${status},"durationMs":${durationMs}`
   if (bodies && headers !== undefined) json += `,"headers":${JSON.stringify(headersOf(headers))}`
   if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`

@@ -3,7 +3,7 @@ import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
 import { keptOf, selected, type Kept } from './kept-entry.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
 
-export { MAX_SUBSCRIBERS } from './journal-listeners.ts'
+export { MAX_SUBSCRIBERS, MAX_SUBSCRIBERS_PER_TENANT } from './journal-listeners.ts'
 
 /** Over all tenants: the oldest entries of the tenants that called least recently go first. */
 export const MAX_JOURNAL_BYTES = 64 * 2 ** 20

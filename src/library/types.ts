@@ -56,6 +56,8 @@ export interface MockServerOptions {
   corsOrigins?: '*' | 'none' | readonly string[]
   /** Every tenant starts with its clock frozen at this ISO 8601 instant; real time when absent. */
   clock?: string
+  /** Host names answered beside the loopback ones, or `'all'` (no Host check); see docs/behaviour.md §1.7. */
+  allowedHosts?: 'all' | readonly string[]
   /** `silent` by default in the library. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }

@@ -1,4 +1,12 @@
-const SECRET_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'idempotency-key', 'x-admin-token', 'apikey', 'api_key', 'accesstoken'])
+/**
+ * Names whose values are secrets, compared lower-cased: headers (`x-api-key`, `x-auth-token`, …),
+ * query parameters (`token`, `access_token`, `secret`, …) and log fields (docs/behaviour.md §6).
+ */
+const SECRET_NAMES: ReadonlySet<string> = new Set([
+  ...['authorization', 'proxy-authorization', 'cookie', 'idempotency-key', 'x-admin-token'],
+  ...['x-api-key', 'api-key', 'apikey', 'x-auth-token', 'x-access-token'],
+  ...['api_key', 'accesstoken', 'token', 'access_token', 'secret'],
+])
 
 /**
  * `fields` with every value under a secret-looking name replaced, at any depth. Copies only what

@@ -43,6 +43,7 @@ export const FLAGS = {
   'response-validation': { env: 'NOVU_MOCK_RESPONSE_VALIDATION', kind: 'string', help: 'strict | warn | off', default: DEFAULT_CONFIG.responseValidation },
   'cors-origins': { env: 'NOVU_MOCK_CORS_ORIGINS', kind: 'list', help: 'browser origins allowed to call: * (any), comma-separated origins, or none (CORS off)', default: '*' },
   clock: { env: 'NOVU_MOCK_CLOCK', kind: 'string', help: 'every tenant starts with its clock frozen at this ISO 8601 instant, e.g. 2025-01-01T00:00:00.000Z (docs/behaviour.md §8)', default: 'real time' },
+  'allowed-hosts': { env: 'NOVU_MOCK_ALLOWED_HOSTS', kind: 'list', help: 'Host names answered beside localhost and loopback addresses (comma-separated; .example.com takes its subdomains), or all (no Host check); any other Host gets 403', default: 'loopback names on a loopback bind; any host elsewhere' },
   'log-level': { env: 'NOVU_MOCK_LOG_LEVEL', kind: 'string', help: 'debug | info | warn | error | silent', default: DEFAULT_CONFIG.logLevel },
   'pid-file': { env: 'NOVU_MOCK_PID_FILE', kind: 'string', help: 'write the server\'s process id to this file once it listens (removed when it stops), for `kill "$(cat FILE)"` in CI', default: 'none' },
   config: { env: 'NOVU_MOCK_CONFIG', kind: 'string', help: 'JSON file of options, keyed by flag name (flag > env > file > default)', default: './novu-mock.config.json if present' },

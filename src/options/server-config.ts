@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
+import type { AllowedHosts } from '../http/host-check.ts'
 import type { ResponseValidation } from '../http/respond.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limiter.ts'
@@ -62,6 +63,7 @@ export function serverConfig(options: Options): ServerConfig {
     logLevel: oneOf<LogLevel>(options('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     corsOrigins: corsOf(options('cors-origins')),
     clock: clockOf(options('clock')),
+    allowedHosts: allowedHostsOf(options('allowed-hosts')),
   }
 }
 
@@ -127,6 +129,15 @@ function corsOf(given: Given | undefined): CorsOrigins {
   const origins = parseCorsOrigins(given.text)
   if (!origins) throw new UsageError(`${given.source} must be *, none, or comma-separated origins like http://localhost:3000, got "${given.text}"`)
   return origins
+}
+
+function allowedHostsOf(given: Given | undefined): AllowedHosts | undefined {
+  if (given === undefined) return undefined
+  if (given.text.trim() === 'all') return 'all'
+  const names = given.text.split(',').map((name) => name.trim()).filter(Boolean)
+  const bad = names.find((name) => !/^[\w.:[\]-]+$/.test(name))
+  if (names.length === 0 || bad !== undefined) throw new UsageError(`${given.source} must be all or comma-separated host names like mock.test,.example.com, got "${given.text}"`)
+  return names
 }
 
 function wholeNumber(given: Given | undefined, fallback: number, minimum: number): number {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
 /** Whose data a request sees: the API key names the tenant, and its ids derive from the key. */
 export interface TenantIds {
@@ -7,19 +8,14 @@ export interface TenantIds {
   readonly environmentId: string
 }
 
-/** Keys seen recently, so a request does not hash its key twice; bounded like every cache here. */
-const known = new Map<string, TenantIds>()
-const KNOWN_AT_MOST = 10_000
+/** Keys seen recently, so a request does not hash its key twice; bounded like every cache here, in count and key length. */
+const known = new ClientKeyedCache<TenantIds>(10_000, 256)
 
 export function tenantFor(key: string): TenantIds {
-  let tenant = known.get(key)
-  if (!tenant) {
-    if (known.size >= KNOWN_AT_MOST) known.clear()
-    tenant = { key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) }
-    known.set(key, tenant)
-  }
-  return tenant
+  return known.get(key, tenantOfKey)
 }
+
+const tenantOfKey = (key: string): TenantIds => ({ key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) })
 
 /** 24 lowercase hex characters, the same for the same key on every run. */
 function idFrom(kind: string, key: string): string {

@@ -34,6 +34,9 @@ export function valueOf(connection: StoredChannelConnection, field: FilterField)
 const NONE = new Uint32Array(0)
 /** Positions remembered for combined filters, in all: 8M positions are 32 MB. */
 const MATCH_POSITIONS_KEPT = 8_000_000
+/** Combined filters remembered, and the longest kept: their keys are the client's query values. */
+const FILTERS_KEPT = 10_000
+const LONGEST_FILTER_KEPT = 1024
 
 /**
  * Channel connections by `_id`, in both sort orders (ascending by timestamp, then `_id`), and for
@@ -58,6 +61,11 @@ export class ConnectionIndex {
   static build(connections: Iterable<StoredChannelConnection>): ConnectionIndex {
     const byId = new Map<string, StoredChannelConnection>()
     for (const connection of connections) byId.set(connection._id, connection)
+    return ConnectionIndex.of(byId)
+  }
+
+  /** The index of connections already keyed by `_id` (the map is the index's from then on). */
+  static of(byId: ReadonlyMap<string, StoredChannelConnection>): ConnectionIndex {
     return new ConnectionIndex(byId, [...byId.values()])
   }
 
@@ -117,7 +125,8 @@ export class ConnectionIndex {
   }
 
   private remember(key: string, positions: Uint32Array): void {
-    if (this.combinedPositions + positions.length > MATCH_POSITIONS_KEPT) {
+    if (key.length > LONGEST_FILTER_KEPT) return
+    if (this.combinedPositions + positions.length > MATCH_POSITIONS_KEPT || this.combined.size >= FILTERS_KEPT) {
       this.combined.clear()
       this.combinedPositions = 0
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { rowsOfState } from './overlay.ts'
+import { toEnd } from '../lib/slices.ts'
 import type { TenantState } from './records.ts'
 import type { Change } from './store-backend.ts'
 import { StoreFileError } from './store.ts'
@@ -23,7 +24,7 @@ export function readJsonStore(file: string, seed: TenantState): Change[] {
   const shared = tenantDataFromState(seed)
   const seeds = new Map(Object.entries(parsed.seeds ?? {}).map(([tenant, state]) => [tenant, tenantDataFromState(state)]))
   let seq = 0
-  const rowsOf = (tenant: string, state: TenantState) => rowsOfState(seeds.get(tenant) ?? shared, state, () => ++seq)
+  const rowsOf = (tenant: string, state: TenantState) => toEnd(rowsOfState(seeds.get(tenant) ?? shared, state, () => ++seq))
   const changes: Change[] = Object.entries(parsed.seeds ?? {}).map(([tenant, state]) => ({ type: 'createTenant', tenant, seed: { state } }))
   for (const [tenant, named] of Object.entries(parsed.snapshots)) {
     for (const [name, { createdAt, state }] of Object.entries(named)) {

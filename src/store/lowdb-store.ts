@@ -1,9 +1,10 @@
-import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
+import { inSlices } from '../lib/slices.ts'
+import { overlaidSteps, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
 import { isShared, type Change, type SavedStore, type StoreBackend } from './store-backend.ts'
 import { sharedTenants, VersionConflict, writeFailure } from './shared-tenants.ts'
 import type { KeyedWrite, SeedSpec, Store } from './store.ts'
-import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
+import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { infoOf, TenantMemory, type Snapshot } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
@@ -183,15 +184,16 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       await holdForChange(tenant)
       return changing(tenant, async () => {
         const seed = await memory.seedOf(tenant)
-        const rows = rowsOfState(seed, state, nextSeq)
+        // In slices: a large state leaves the other tenants' calls answered meanwhile.
+        const rows = await inSlices(rowsOfState(seed, state, nextSeq))
         await persist({ type: 'replace', tenant, rows })
-        memory.apply(tenant, overlaid(seed, rows))
+        memory.apply(tenant, await inSlices(overlaidSteps(seed, rows)))
       })
     },
 
     async createTenant(tenant, spec) {
       if (registry.has(tenant)) return undefined
-      const seed = tenantDataFromState(await options.seedFor(spec))
+      const seed = await tenantDataInSlices(await options.seedFor(spec))
       // With a shared backend, one another process created or wrote exists too.
       if (registry.has(tenant) || (remote && (await remote.hasState(tenant)))) return undefined
       admit(tenant, false)

@@ -1,3 +1,4 @@
+import { toEnd, type Steps } from '../lib/slices.ts'
 import { ConnectionIndex } from './connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
@@ -38,7 +39,7 @@ export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => numb
  * is replaced at its place, a new one is added after the seed's, and a seeded one left out is
  * removed. Records of the seed keep the seed's order; the added ones follow in the state's.
  */
-export function rowsOfState(seed: TenantData, state: TenantState, nextSeq: () => number): OverlayRow[] {
+export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () => number): Steps<OverlayRow[]> {
   const rows: OverlayRow[] = []
   for (const kind of RECORD_KINDS) {
     const base = recordsOf(seed, kind)
@@ -49,6 +50,7 @@ export function rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =>
       const seeded = base.get(id)
       if (seeded === undefined) rows.push({ kind, id, record, seq: nextSeq() })
       else if (seeded !== record && JSON.stringify(seeded) !== JSON.stringify(record)) rows.push({ kind, id, record, seq: 0 })
+      yield
     }
     for (const id of base.keys()) if (!kept.has(id)) rows.push({ kind, id, record: null, seq: 0 })
   }
@@ -75,35 +77,40 @@ export function overlaidTenant(seed: TenantData, saved: SavedTenant | undefined)
 
 /** The tenant that `rows` make of `seed` (see StoreBackend for the order). Kinds without rows share the seed's. */
 export function overlaid(seed: TenantData, rows: readonly OverlayRow[]): TenantData {
+  return toEnd(overlaidSteps(seed, rows))
+}
+
+/** overlaid's work, one step per row placed: an import of a large state runs it in slices (docs/behaviour.md §6). */
+export function* overlaidSteps(seed: TenantData, rows: readonly OverlayRow[]): Steps<TenantData> {
   if (rows.length === 0) return seed
   const byKind = (kind: RecordKind) => rows.filter((row) => row.kind === kind)
   const connectionRows = byKind('channelConnections')
   return {
-    subscribers: overlaidMap(seed.subscribers, byKind('subscribers')),
-    integrations: overlaidMap(seed.integrations, byKind('integrations')),
-    messages: overlaidMap(seed.messages, byKind('messages')),
-    connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.build(overlaidMap(connectionsOf(seed), connectionRows).values()),
+    subscribers: yield* overlaidMap(seed.subscribers, byKind('subscribers')),
+    integrations: yield* overlaidMap(seed.integrations, byKind('integrations')),
+    messages: yield* overlaidMap(seed.messages, byKind('messages')),
+    connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.of(yield* overlaidMap(connectionsOf(seed), connectionRows)),
   }
 }
 
 /** Rows hold records of their kind: each row's record is of the base's type. */
-function overlaidMap<V>(base: ReadonlyMap<string, V>, rows: readonly OverlayRow[]): ReadonlyMap<string, V> {
+function* overlaidMap<V>(base: ReadonlyMap<string, V>, rows: readonly OverlayRow[]): Steps<ReadonlyMap<string, V>> {
   if (rows.length === 0) return base
   const recordOf = (row: OverlayRow) => row.record as V
   const inPlace = rows.filter((row) => !row.seq)
   const added = rows.filter((row) => row.seq && row.record !== null).sort((a, b) => a.seq! - b.seq!)
   // Only replaced and new records: the shared base stays, under a small layer.
-  if (inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))) {
-    return LayeredMap.with(base, new Map([...inPlace, ...added].map((row) => [row.id, recordOf(row)])))
-  }
-  const map = new Map(base)
+  const layered = inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))
+  const map = layered ? new Map<string, V>() : new Map(base)
   for (const row of inPlace) {
     if (row.record === null) map.delete(row.id)
     else map.set(row.id, recordOf(row))
+    yield
   }
   for (const row of added) {
     map.delete(row.id)
     map.set(row.id, recordOf(row))
+    yield
   }
-  return map
+  return layered ? LayeredMap.with(base, map) : map
 }

@@ -1,3 +1,4 @@
+import { inSlices, toEnd, type Steps } from '../lib/slices.ts'
 import { ConnectionIndex } from './connection-index.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
 import type { StateCounts } from './store.ts'
@@ -17,12 +18,27 @@ export interface TenantData {
 }
 
 export function tenantDataFromState(state: TenantState): TenantData {
+  return toEnd(tenantDataSteps(state))
+}
+
+/** The same, indexed a slice at a time between turns of the event loop: for a large tenant made while the server serves others. */
+export function tenantDataInSlices(state: TenantState): Promise<TenantData> {
+  return inSlices(tenantDataSteps(state))
+}
+
+function* tenantDataSteps(state: TenantState): Steps<TenantData> {
   return {
-    subscribers: new Map(state.subscribers.map((s) => [s.subscriberId, s])),
-    integrations: new Map(state.integrations.map((i) => [i._id, i])),
-    messages: new Map(state.messages.map((m) => [m._id, m])),
-    connections: ConnectionIndex.build(state.channelConnections),
+    subscribers: yield* mapSteps(state.subscribers, (s) => s.subscriberId),
+    integrations: yield* mapSteps(state.integrations, (i) => i._id),
+    messages: yield* mapSteps(state.messages, (m) => m._id),
+    connections: ConnectionIndex.of(yield* mapSteps(state.channelConnections, (c) => c._id)),
   }
+}
+
+function* mapSteps<V>(records: readonly V[], idOf: (record: V) => string): Steps<Map<string, V>> {
+  const map = new Map<string, V>()
+  for (const record of records) yield void map.set(idOf(record), record)
+  return map
 }
 
 export function countsOf(data: TenantData): StateCounts {

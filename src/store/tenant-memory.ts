@@ -2,7 +2,7 @@ import { Low, Memory } from 'lowdb'
 import type { SavedTenant, TenantSeed } from './store-backend.ts'
 import type { SeedSpec, SnapshotInfo } from './store.ts'
 import type { TenantState } from './records.ts'
-import { countsOf, tenantDataFromState, type TenantData } from './tenant-data.ts'
+import { countsOf, tenantDataInSlices, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
 
@@ -88,7 +88,7 @@ export class TenantMemory {
 
   /** A seed's records: the shared seed's, or made from a seed of its own. */
   async seedData(spec: TenantSeed | undefined): Promise<TenantData> {
-    return spec === undefined ? this.shared : tenantDataFromState('state' in spec ? spec.state : await this.seedFor(spec.options))
+    return spec === undefined ? this.shared : tenantDataInSlices('state' in spec ? spec.state : await this.seedFor(spec.options))
   }
 
   /** A stored tenant made in memory: its seed, its records and its snapshots. */

@@ -58,6 +58,11 @@ describe('options: flag > env > config file > default', () => {
     expect(startConfig(['--cors-origins', 'http://a.test:8080'], { NOVU_MOCK_CORS_ORIGINS: 'none' }).corsOrigins).toEqual(['http://a.test:8080'])
     expect(startConfig([], {}, dirWithConfig({ 'cors-origins': ['http://a.test', 'http://b.test'] })).corsOrigins).toEqual(['http://a.test', 'http://b.test'])
     expect(usageError(['--cors-origins', ''])).toMatch(/--cors-origins must be/)
+    expect(startConfig([], { NOVU_MOCK_ALLOWED_HOSTS: 'mock.test, .example.com' }).allowedHosts).toEqual(['mock.test', '.example.com'])
+    expect(startConfig(['--allowed-hosts', 'all']).allowedHosts).toBe('all')
+    expect(startConfig([], {}, dirWithConfig({ 'allowed-hosts': ['a.test'] })).allowedHosts).toEqual(['a.test'])
+    expect(startConfig([]).allowedHosts).toBeUndefined()
+    expect(usageError(['--allowed-hosts', 'http://a.test/'])).toMatch(/--allowed-hosts must be all or comma-separated host names/)
   })
 
   it.each([

@@ -30,7 +30,7 @@ function parse(answer: string): { status: number; body: unknown } {
 
 describe('limits answered in the documented shape', () => {
   it('rewrites Node’s answer to headers that are too large as a 431 ErrorDto', async () => {
-    const answer = parse(await raw(`GET /v2/subscribers/${ADA} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    const answer = parse(await raw(`GET /v2/subscribers/${ADA} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
     expect(answer.status).toBe(431)
     await expectErrorDto(answer.body)
   })
@@ -71,7 +71,7 @@ describe('counts', () => {
     const capped = await startTestServer({ maxConnections: 2 })
     const held = await Promise.all([0, 1].map(() => new Promise<ReturnType<typeof connect>>((resolve) => { const s = connect(capped.port, '127.0.0.1', () => resolve(s)) })))
     const third = await new Promise<string>((resolve) => {
-      const socket = connect(capped.port, '127.0.0.1', () => socket.write('GET /__admin/health HTTP/1.1\r\nHost: x\r\n\r\n'))
+      const socket = connect(capped.port, '127.0.0.1', () => socket.write('GET /__admin/health HTTP/1.1\r\nHost: localhost\r\n\r\n'))
       let answer = ''
       socket.on('data', (chunk) => (answer += chunk))
       socket.on('close', () => resolve(answer))
@@ -87,7 +87,7 @@ describe('slow clients', () => {
   it('answers a request that never finishes with a 408 ErrorDto', { timeout: 20_000 }, async () => {
     const slow = await startTestServer({ requestTimeoutMs: 1000 })
     const answer = await new Promise<string>((resolve) => {
-      const socket = connect(slow.port, '127.0.0.1', () => socket.write('PATCH /v1/subscribers/demo-subscriber-1/credentials HTTP/1.1\r\nHost: x\r\nAuthorization: ApiKey slow\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"provider'))
+      const socket = connect(slow.port, '127.0.0.1', () => socket.write('PATCH /v1/subscribers/demo-subscriber-1/credentials HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey slow\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"provider'))
       let text = ''
       socket.on('data', (chunk) => (text += chunk))
       socket.on('close', () => resolve(text))

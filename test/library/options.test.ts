@@ -48,6 +48,7 @@ const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
   proxyStrict: true,
   responseValidation: 'warn',
   corsOrigins: ['http://localhost:3000', 'http://localhost:5173'],
+  allowedHosts: ['mock.test', '.example.com'],
   logLevel: 'debug',
   clock: '2025-01-01T00:00:00.000Z',
 }
@@ -57,7 +58,7 @@ const EVERY_FLAG = [
   ...['--fixtures', 'my-fixtures', '--fixtures-mode', 'replace', '--api-key', 'key-a', '--api-key', 'key-b', '--db', 'state.json'],
   ...['--max-tenants', '3', '--tenant-ttl', '12h', '--journal-size', '4', '--redis-wait-replicas', '2', '--admin-token', 'secret-token', '--rate-limit', '5/2', '--envelope'],
   ...['--proxy', 'http://127.0.0.1:9', '--proxy-strict', '--response-validation', 'warn'],
-  ...['--cors-origins', 'http://localhost:3000,http://localhost:5173', '--log-level', 'debug', '--clock', '2025-01-01T00:00:00.000Z'],
+  ...['--cors-origins', 'http://localhost:3000,http://localhost:5173', '--allowed-hosts', 'mock.test,.example.com', '--log-level', 'debug', '--clock', '2025-01-01T00:00:00.000Z'],
 ]
 
 describe('MockServerOptions, read by the CLI’s parser', () => {

@@ -105,7 +105,8 @@ function followTenants() {
 }
 
 async function loadTenants() {
-  ;({ tenants } = await adminCall('/__admin/tenants'))
+  // With --api-key the list needs an accepted key: the one being shown, once there is one.
+  ;({ tenants } = await adminCall('/__admin/tenants', { key: session?.key }))
   renderTenants($('tenants'), tenants, { current: session?.key, pick })
   if (session) markFreshness(session)
 }

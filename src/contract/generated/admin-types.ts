@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * The tenants the server holds
-         * @description Every tenant the server holds now, most recently used first, with its full API key: one that answered a call of the five operations, was changed or created through the admin API, and has not been dropped at the tenant bound. Looking at a tenant through the admin API never makes the server hold it. With `--redis`, then every tenant with state in Redis that this instance does not hold (written or created through another instance), with no calls here. It needs no `Authorization` (it is about no one tenant), but it is guarded like every admin route but health (loopback, or the admin token), so the keys are shown only to those who could call the admin API anyway.
+         * @description Every tenant the server holds now, most recently used first, with its full API key: one that answered a call of the five operations, was changed or created through the admin API, and has not been dropped at the tenant bound. Looking at a tenant through the admin API never makes the server hold it. With `--redis`, then every tenant with state in Redis that this instance does not hold (written or created through another instance), with no calls here. It needs no `Authorization` (it is about no one tenant) unless the server accepts only some keys (`--api-key`): then one of them, so that no accepted key is shown to a caller without one. It is guarded like every admin route but health (loopback, or the admin token).
          */
         get: operations["listTenants"];
         put?: never;
@@ -412,7 +412,7 @@ export interface components {
             status: number;
             /** @description The body; the documented error body for the status when omitted */
             body?: unknown;
-            /** @description Extra response headers */
+            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them (422 naming the header otherwise) */
             headers?: {
                 [key: string]: string;
             };
@@ -2054,6 +2054,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];

@@ -1,0 +1,70 @@
+/**
+ * A large tenant made beside another tenant's calls (issue 40, point 4): `POST /__admin/tenants`
+ * with BENCH_ROWS subscribers, connections and messages (100,000 by default), then
+ * `PUT /__admin/state` of a state as large as the admin body limit takes, while another tenant
+ * reads one subscriber every 10 ms. Prints how long each took and what the other tenant's calls
+ * waited meanwhile (median, 99th percentile, longest), against the same calls on an idle server.
+ *
+ *   npm run bench:tenant                     # about a minute
+ *   BENCH_ROWS=300000 npm run bench:tenant
+ */
+import { call, novuMock, sleep, start, stop } from './lib/processes.ts'
+import { writeResults } from './lib/results.ts'
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
+/** An imported state within the 64 MiB admin body: connections are small, messages large. */
+const IMPORT = { subscribers: 10_000, channelConnections: 100_000, messages: 5_000 }
+const READ_EVERY_MS = 10
+
+type Answer = Awaited<ReturnType<typeof call>>
+
+/** Another tenant's reads, one at a time every READ_EVERY_MS, until `done` resolves: their latencies in ms. */
+async function readsDuring(port: number, done: Promise<unknown>): Promise<number[]> {
+  let finished = false
+  void done.finally(() => (finished = true))
+  const latencies: number[] = []
+  while (!finished) {
+    const started = performance.now()
+    const answer = await call(port, 'GET', '/v2/subscribers/demo-subscriber-1', 'bench-bystander')
+    if (answer.status !== 200) throw new Error(`the bystander's read answered ${answer.status}`)
+    latencies.push(performance.now() - started)
+    await sleep(READ_EVERY_MS)
+  }
+  return latencies
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+const summary = (values: number[]) => ({ reads: values.length, p50: percentile(values, 50), p99: percentile(values, 99), max: Math.max(...values) })
+
+/** How long `work` takes, and the bystander's latencies meanwhile. */
+async function measured(port: number, work: () => Promise<Answer>, expected: number) {
+  const started = performance.now()
+  const doing = work()
+  const reads = readsDuring(port, doing)
+  const answer = await doing
+  if (answer.status !== expected) throw new Error(`answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+  return { ms: performance.now() - started, bystander: summary(await reads) }
+}
+
+const server = await start(novuMock('novu-mock', []), { pinned: false })
+try {
+  const { port } = server
+  const idle = await measured(port, () => sleep(2000).then(() => ({ status: 200, text: '' })), 200)
+  const create = await measured(port, () => call(port, 'POST', '/__admin/tenants', 'bench-admin', JSON.stringify({ apiKey: 'bench-large', subscribers: ROWS, channelConnections: ROWS, messages: ROWS })), 201)
+  await call(port, 'POST', '/__admin/tenants', 'bench-admin', JSON.stringify({ apiKey: 'bench-import-source', ...IMPORT }))
+  const state = (await call(port, 'GET', '/__admin/state', 'bench-import-source')).text
+  const put = await measured(port, () => call(port, 'PUT', '/__admin/state', 'bench-import', state), 200)
+  const results = { rows: ROWS, importRows: IMPORT, importMb: Buffer.byteLength(state) / 2 ** 20, idle: idle.bystander, create, put }
+  const row = (name: string, ms: number | undefined, b: ReturnType<typeof summary>) =>
+    `| ${name} | ${ms === undefined ? '–' : (ms / 1000).toFixed(1)} | ${b.reads} | ${b.p50.toFixed(1)} | ${b.p99.toFixed(1)} | ${b.max.toFixed(1)} |`
+  console.log(`| what | seconds | bystander reads | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|`)
+  console.log(row('idle server', undefined, idle.bystander))
+  console.log(row(`POST /__admin/tenants, ${ROWS.toLocaleString('en')} of each`, create.ms, create.bystander))
+  console.log(row(`PUT /__admin/state, ${results.importMb.toFixed(0)} MB (${IMPORT.subscribers}/${IMPORT.channelConnections}/${IMPORT.messages})`, put.ms, put.bystander))
+  console.log(`raw results: ${writeResults(results, '-large-tenant')}`)
+} finally {
+  await stop(server)
+}

@@ -1,0 +1,31 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
+
+/** Work done between two turns of the event loop, at most: another call waits no longer than this for it. */
+export const SLICE_MS = 8
+/** Steps taken between two looks at the clock, which costs more than a step. */
+const STEPS_PER_LOOK = 32
+
+/** Work as steps: it yields after each (a record made, a row indexed) and returns its result. */
+export type Steps<T> = Generator<void, T, void>
+
+/** Runs every step at once: for work nothing else waits on (a start-up, a CLI command). */
+export function toEnd<T>(steps: Steps<T>): T {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value
+}
+
+/**
+ * Runs the steps in slices of about SLICE_MS, each in its own turn of the event loop, so that a
+ * large tenant made or imported for one caller leaves every other call answered meanwhile
+ * (docs/behaviour.md §6).
+ */
+export async function inSlices<T>(steps: Steps<T>): Promise<T> {
+  let sliceEnds = performance.now() + SLICE_MS
+  for (let taken = 1; ; taken++) {
+    const step = steps.next()
+    if (step.done) return step.value
+    if (taken % STEPS_PER_LOOK === 0 && performance.now() > sliceEnds) {
+      await nextTurn()
+      sliceEnds = performance.now() + SLICE_MS
+    }
+  }
+}
