@@ -1,7 +1,7 @@
 import type { Contract } from '../contract/load-contract.ts'
 import { validateRequest } from '../contract/validate-request.ts'
-import { apiKeyFrom } from '../http/authenticate.ts'
-import type { RouteDependencies } from '../http/operation-route.ts'
+import { apiKeyFrom } from '../core/authenticate.ts'
+import type { CoreState } from '../core/planes.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 
@@ -32,7 +32,7 @@ export type AdminCall = <K extends keyof AdminOperations>(operationId: K, apiKey
  * wire, so neither side keeps a reference to the other's objects. No admin guard: the guard keeps
  * other machines out, and this caller is the program that started the server.
  */
-export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<RouteDependencies, 'store' | 'apiKeys' | 'logger' | 'now'>): AdminCall {
+export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<CoreState, 'store' | 'apiKeys' | 'now'>): AdminCall {
   return async (operationId, apiKey, { path = {}, query = {}, body } = {}) => {
     const operation = admin.operations.get(operationId)
     const handler = handlers[operationId]

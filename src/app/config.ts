@@ -3,7 +3,7 @@ import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
-import type { ResponseValidation } from '../http/respond.ts'
+import type { ResponseValidation } from '../core/check-answer.ts'
 import type { UserFixtures } from '../seed/seeding.ts'
 import type { Store } from '../store/store.ts'
 

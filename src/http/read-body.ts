@@ -1,63 +1,38 @@
 import express from 'express'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import typeis from 'type-is'
 import { ApiError } from '../answer/api-error.ts'
+import { payloadTooLarge, unsupportedMedia } from '../core/read-body.ts'
 
-/** The body as sent (inflated, not yet decoded), kept by the parser for the request's fingerprint. */
-const RAW = Symbol('raw body')
+type ReadRequest = IncomingMessage & { body?: unknown }
+type Reader = (req: ReadRequest, res: ServerResponse, next: (error?: unknown) => void) => void
 
-type ParsedRequest = IncomingMessage & { body?: unknown; [RAW]?: Buffer }
-type Parser = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void) => void
-
-export interface JsonBody {
-  value: unknown
-  /** The bytes as sent: what an idempotency key's fingerprint compares, with no need to serialize `value` again. */
-  raw: Buffer
-}
-
-const parsers = new Map<string, Parser>()
+const readers = new Map<number, Reader>()
 
 /**
- * Reads a JSON body with the service's answers: 415 for another media type, 413 past `limit`,
- * 400 naming the JSON problem. No body at all reads as `undefined`.
+ * A body's bytes as they stream in, inflated from their `Content-Encoding`, refused (413) as soon
+ * as they pass `limit`: what only the node door can do, since it reads from the socket.
  */
-export async function readJsonBody(req: ParsedRequest, res: ServerResponse, limit: string): Promise<JsonBody | undefined> {
-  const length = Number(req.headers['content-length'] ?? 0)
-  if (req.headers['transfer-encoding'] === undefined && !(length > 0)) return undefined
-  if (!typeis(req, ['application/json'])) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
-  const parse = parserFor(limit)
-  await new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())))
-  // Absent when a parser in front of the mock (an app it is mounted in) read the body first.
-  return { value: req.body, raw: req[RAW] ?? Buffer.from(JSON.stringify(req.body)) }
+export async function bodyBytes(req: ReadRequest, res: ServerResponse, limit: number): Promise<Uint8Array> {
+  // Read already by a parser in front of the mock (an app it is mounted in).
+  if (req.readableEnded && req.body !== undefined) return Buffer.isBuffer(req.body) ? req.body : Buffer.from(JSON.stringify(req.body))
+  const read = readerFor(limit)
+  await new Promise<void>((resolve, reject) => read(req, res, (error?: unknown) => (error ? reject(asApiError(error)) : resolve())))
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
 }
 
-const keepRaw = (req: ParsedRequest, _res: ServerResponse, raw: Buffer): void => {
-  req[RAW] = raw
-}
-
-function parserFor(limit: string): Parser {
-  let parser = parsers.get(limit)
-  if (!parser) {
-    parser = wrapErrors(express.json({ limit, strict: true, verify: keepRaw }))
-    parsers.set(limit, parser)
+function readerFor(limit: number): Reader {
+  let reader = readers.get(limit)
+  if (!reader) {
+    reader = express.raw({ limit, inflate: true, type: () => true })
+    readers.set(limit, reader)
   }
-  return parser
-}
-
-function wrapErrors(parser: Parser): Parser {
-  return (req, res, next) =>
-    parser(req, res, (error?: unknown) => {
-      if (!error) return next()
-      next(asApiError(error))
-    })
+  return reader
 }
 
 function asApiError(error: unknown): ApiError {
   const type = (error as { type?: string }).type
-  if (type === 'entity.too.large') return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large')
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
-  }
+  if (type === 'entity.too.large') return payloadTooLarge()
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return unsupportedMedia()
   const message = error instanceof Error ? error.message : 'Malformed request body'
-  return new ApiError(400, 'MALFORMED_BODY', type === 'entity.parse.failed' ? message : `Malformed request body: ${message}`)
+  return new ApiError(400, 'MALFORMED_BODY', `Malformed request body: ${message}`)
 }

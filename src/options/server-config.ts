@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
-import type { ResponseValidation } from '../http/respond.ts'
+import type { ResponseValidation } from '../core/check-answer.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limiter.ts'
 import type { UserFixtures } from '../seed/seeding.ts'

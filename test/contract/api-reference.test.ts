@@ -8,7 +8,8 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_DOCUMENT } from '../../src/contract/load-contract.ts'
-import { createApp, type MockServer } from '../../src/app/create-app.ts'
+import { createApp } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
 const OPERATION_IDS = ['upsertSubscriberCredentials', 'getSubscriber', 'setPrimaryIntegration', 'listChannelConnections', 'markMessagesAs']

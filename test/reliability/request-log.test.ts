@@ -6,7 +6,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/log/logger.ts'
 import { prettyDestination } from '../../src/log/pretty-log.ts'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { BIN, cleanEnv, hasScript, startCli } from '../helpers/cli.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 

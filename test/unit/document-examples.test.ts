@@ -1,8 +1,8 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAjvInstances } from '../../src/contract/ajv-instances.ts'
-import type { MockServer } from '../../src/app/create-app.ts'
-import { loadContracts } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 

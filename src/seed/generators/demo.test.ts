@@ -4,7 +4,8 @@ import { invariantProblems } from '../state-invariants.ts'
 import { DEMO_VOLUMES } from '../seed-options.ts'
 import type { Contract } from '../../contract/load-contract.ts'
 import { seededState } from '../seeding.ts'
-import { createApp, loadContracts } from '../../app/create-app.ts'
+import { createApp } from '../../app/create-app.ts'
+import { loadContracts } from '../../app/create-state.ts'
 import type { StoredSubscriber, TenantState } from '../../store/records.ts'
 
 const REFERENCE_MS = Date.parse('2025-01-01T00:00:00.000Z')
