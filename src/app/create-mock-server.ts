@@ -1,10 +1,9 @@
 import { once, setMaxListeners } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import type { Contracts } from '../contract/load-contract.ts'
 import { createGuardedServer } from '../http/client-errors.ts'
 import { DEFAULT_CONFIG, type AppOptions } from './config.ts'
 import { createApp, type MockApp } from './create-app.ts'
-import { loadContracts } from './create-state.ts'
+import { loadContracts, warmInBackground } from './create-state.ts'
 
 const CLOSE_GRACE_MS = 1000
 
@@ -39,14 +38,4 @@ export async function createMockServer(options: AppOptions = {}): Promise<MockSe
         setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref()
       }).finally(() => app.close()),
   }
-}
-
-/** Compiles the validators no request has needed yet, one operation per turn of the event loop. */
-export function warmInBackground({ api, admin }: Contracts): void {
-  const pending = [...api.operations.values(), ...admin.operations.values()]
-  const step = () => {
-    pending.shift()?.warm()
-    if (pending.length > 0) setImmediate(step)
-  }
-  setImmediate(step)
 }

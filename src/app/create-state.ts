@@ -92,6 +92,16 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   }
 }
 
+/** Compiles the validators no request has needed yet, one operation per turn of the event loop. */
+export function warmInBackground({ api, admin }: Contracts): void {
+  const pending = [...api.operations.values(), ...admin.operations.values()]
+  const step = () => {
+    pending.shift()?.warm()
+    if (pending.length > 0) setImmediate(step)
+  }
+  setImmediate(step)
+}
+
 /** The seed of a tenant created with options of its own. */
 const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
 
