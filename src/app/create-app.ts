@@ -18,8 +18,6 @@ import { mountReference } from '../web/reference-routes.ts'
 import type { TenantState } from '../store/records.ts'
 import { createState, VERSION, type MockState } from './create-state.ts'
 
-export { loadContracts, VERSION } from './create-state.ts'
-
 /** The admin API takes a whole tenant's state in one body. */
 const ADMIN_BODY_LIMIT = 64 * 2 ** 20
 
