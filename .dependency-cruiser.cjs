@@ -1,6 +1,6 @@
 // The layering of src/, as a rule `npm test` runs (`npm run lint:layers`): each folder may import
-// only the folders below it, and nothing imports in a loop. docs/decisions.md (2026-11-25) says why
-// each folder stands where it does.
+// only the folders below it, and nothing imports in a loop. docs/decisions.md ("2026-11-26: src/
+// in layers, each folder importing only those below it") says why each folder stands where it does.
 /** Top to bottom. Folders on one line are side by side: neither imports the other. */
 const LAYERS = [
   ['index.ts', 'msw'],
@@ -16,6 +16,7 @@ const LAYERS = [
   ['journal'],
   ['seed'],
   ['store'],
+  ['clock'],
   ['contract'],
   ['answer'],
   ['log'],

@@ -9,11 +9,17 @@
  *
  * It starts its own redis-server (Debian's) on a free port.
  *   npm run bench:redis
+ *   npm run bench:redis -- --cluster   # a single Redis against a Redis Cluster, and a failover (redis-cluster.ts)
  *   BENCH_REDIS_CONNECTIONS=20000 BENCH_REDIS_LARGE=100000 npm run bench:redis   # quicker
  */
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, writeTenantsInTurn } from './lib/operations.ts'
 import { HEADERS, novuMock, probe, start, stop } from './lib/processes.ts'
+
+if (process.argv.includes('--cluster')) {
+  await import('./redis-cluster.ts')
+  process.exit(0)
+}
 
 const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_REDIS_CONNECTIONS ?? 200_000)

@@ -2,5 +2,5 @@
 // else of the package is importable.
 export { startMockServer } from './library/start-mock-server.ts'
 export { VerificationError, type VerificationFailure } from './library/verification-error.ts'
-export type { MockServer, MockServerOptions, Tenant } from './library/types.ts'
-export type { Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'
+export type { MockServer, MockServerOptions, Tenant, TenantClock } from './library/types.ts'
+export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'

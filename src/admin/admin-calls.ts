@@ -32,7 +32,7 @@ export type AdminCall = <K extends keyof AdminOperations>(operationId: K, apiKey
  * wire, so neither side keeps a reference to the other's objects. No admin guard: the guard keeps
  * other machines out, and this caller is the program that started the server.
  */
-export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<CoreState, 'store' | 'apiKeys' | 'now'>): AdminCall {
+export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<CoreState, 'store' | 'apiKeys' | 'clocks'>): AdminCall {
   return async (operationId, apiKey, { path = {}, query = {}, body } = {}) => {
     const operation = admin.operations.get(operationId)
     const handler = handlers[operationId]
@@ -42,7 +42,9 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     // Copied: validation coerces and fills defaults in place.
     const input = validateRequest(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
     // The handler map is keyed by operationId; its input type is the one this operation validated.
-    const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: deps.now })
+    // The tenant's time, read once, as a route reads it (docs/behaviour.md §8).
+    const at = new Date(await deps.clocks.now(key))
+    const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: () => at })
     return jsonCopy(result) as AdminResult<typeof operationId>
   }
 }

@@ -4,10 +4,13 @@ import { listChannelConnections } from '../resources/channel-connections.ts'
 import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'
+import type { LifecyclePort, StateAdminPort } from '../store/store.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
+import type { TenantClocks } from '../clock/tenant-clocks.ts'
+import { clockHandlers } from './clock-handlers.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
@@ -24,6 +27,9 @@ export interface AdminInfo {
   faults: FaultRulesPort
   /** The API's contract, against which fault rules are checked. */
   api: Contract
+  clocks: TenantClocks
+  /** Clears the tenant's fault rules, journal, idempotency records and rate-limit bucket (a reset, docs/behaviour.md §3). */
+  clean(tenant: string): Promise<void>
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
@@ -33,9 +39,17 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
     ...faultHandlers(info.faults, info.api),
-    getHealth: async ({ store }) => {
-      const { kind, reachable } = await store.health()
-      const health = { status: reachable ? 'ok' : 'unavailable', store: kind, version: info.version, uptimeSeconds: (Date.now() - info.startedAt) / 1000, adminAccess }
+    ...clockHandlers(info.clocks),
+    getHealth: async ({ store }: OperationContext<unknown, LifecyclePort>) => {
+      const { kind, reachable, stored } = await store.health()
+      const health = {
+        status: reachable ? 'ok' : 'unavailable',
+        store: kind,
+        version: info.version,
+        uptimeSeconds: (Date.now() - info.startedAt) / 1000,
+        adminAccess,
+        ...(stored === undefined ? {} : { storedTenants: stored }),
+      }
       if (reachable) return health
       throw new AnsweredOtherwise({ status: 503, body: health, headers: { 'Retry-After': '1' } })
     },
@@ -43,9 +57,9 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     // The API's own handler: a page of the tenant's connections, read without calling the API.
     pageChannelConnections: listChannelConnections,
 
-    getState: async ({ store, tenant }) => store.exportState(tenant.key),
+    getState: async ({ store, tenant }: OperationContext<unknown, StateAdminPort>) => store.exportState(tenant.key),
 
-    putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }>) => {
+    putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }, StateAdminPort>) => {
       const state = input.body
       const problems = invariantProblems(state)
       if (Object.keys(problems).length > 0) throw validationFailed(problems)
@@ -58,9 +72,13 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
       }
     },
 
-    resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }>) => {
-      if (input.query.all) await store.resetAll()
-      else await store.reset(tenant.key)
+    resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }, StateAdminPort>) => {
+      // Listed before the reset: resetting all releases them.
+      const tenants = input.query.all ? (await store.tenants()).map(({ key }) => key) : [tenant.key]
+      // The records first: a reset the store refuses (503) leaves the clock and the policies as they were too.
+      if (input.query.all) await store.resetAll().then(() => info.clocks.resetAll())
+      else await store.reset(tenant.key).then(() => info.clocks.reset(tenant.key))
+      await Promise.all(tenants.map((key) => info.clean(key)))
       return { scope: input.query.all ? 'all' : 'tenant' }
     },
   }

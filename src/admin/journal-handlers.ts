@@ -18,16 +18,26 @@ export function journalHandlers(journal: JournalPort) {
     clearRequests: async ({ tenant }: OperationContext<unknown>) => ({ cleared: await journal.clear(tenant.key) }),
 
     verifyRequests: async ({ tenant, input }: OperationContext<{ body: AdminSchemas['VerifyRequest'] }>) => {
-      const { operationId, count, atLeast, bodyMatches } = input.body
+      const { operationId, count, atLeast, bodyMatches, status } = input.body
       const calls = await journal.list(tenant.key, { operationId })
-      const matched = calls.filter((call) => bodyMatches === undefined || isDeepSubset(bodyMatches, call.requestBody))
+      const answered = statusTest(status)
+      const matched = calls.filter((call) => answered(call.status) && (bodyMatches === undefined || isDeepSubset(bodyMatches, call.requestBody)))
       const holds = count !== undefined ? matched.length === count : matched.length >= (atLeast ?? 1)
       if (holds) return { matched: matched.length }
       const expected = count !== undefined ? `exactly ${count}` : `at least ${atLeast ?? 1}`
       const withBody = bodyMatches === undefined ? '' : ` with a body containing ${JSON.stringify(bodyMatches)}`
-      throw new ApiError(417, 'EXPECTATION_FAILED', `Expected ${expected} call(s) of ${operationId}${withBody}, matched ${matched.length}`, {
+      const withStatus = status === undefined ? '' : ` answered ${status}`
+      throw new ApiError(417, 'EXPECTATION_FAILED', `Expected ${expected} call(s) of ${operationId}${withBody}${withStatus}, matched ${matched.length}`, {
         ctx: { matched: matched.length, expected: input.body, seen: calls.slice(-SEEN_SHOWN) },
       })
     },
   }
+}
+
+/** The `status` filter of a verification: a status (`201`), a class (`"2xx"`), or none (every call counts). */
+function statusTest(status: number | string | undefined): (answered: number) => boolean {
+  if (status === undefined) return () => true
+  if (typeof status === 'number') return (answered) => answered === status
+  const hundreds = Number(status[0])
+  return (answered) => Math.floor(answered / 100) === hundreds
 }

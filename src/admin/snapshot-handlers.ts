@@ -1,8 +1,9 @@
 import { notFound, validationFailed } from '../answer/api-error.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
+import type { SnapshotsPort } from '../store/store.ts'
 
 type AdminOperations = import('../contract/generated/admin-types.ts').operations
-type Named = OperationContext<{ path: { name: string } }>
+type Named = OperationContext<{ path: { name: string } }, SnapshotsPort>
 
 /** Snapshots kept per tenant; each is a reference, but the list is bounded like every buffer. */
 export const MAX_SNAPSHOTS = 100
@@ -10,9 +11,9 @@ export const MAX_SNAPSHOTS = 100
 const missing = (name: string) => notFound('SNAPSHOT_NOT_FOUND', `Snapshot ${name} not found`)
 
 export const snapshotHandlers = {
-  listSnapshots: async ({ store, tenant }) => ({ snapshots: await store.listSnapshots(tenant.key) }),
+  listSnapshots: async ({ store, tenant }: OperationContext<unknown, SnapshotsPort>) => ({ snapshots: await store.listSnapshots(tenant.key) }),
 
-  saveSnapshot: async ({ store, tenant, input, now }: OperationContext<{ body: { name: string } }>) => {
+  saveSnapshot: async ({ store, tenant, input, now }: OperationContext<{ body: { name: string } }, SnapshotsPort>) => {
     const { name } = input.body
     const existing = await store.listSnapshots(tenant.key)
     if (existing.length >= MAX_SNAPSHOTS && !existing.some((s) => s.name === name)) {

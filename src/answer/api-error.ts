@@ -16,6 +16,8 @@ export class ApiError extends Error {
       headers?: Record<string, string>
       /** The properties a 422 names, for its log line (its body may name them only in prose). */
       fields?: string[]
+      /** What to fix, for the server's log when the body must keep the live service's exact words. */
+      hint?: string
     } = {},
   ) {
     super(message)

@@ -4,8 +4,7 @@ import type { CorsOrigins } from '../http/cors.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limiter.ts'
 import type { ResponseValidation } from '../core/check-answer.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
-import type { Store } from '../store/store.ts'
+import type { SeedFixtures, Store } from '../store/store.ts'
 
 /** Everything a server can be told; the CLI builds it from argv and the environment. */
 export interface ServerConfig {
@@ -16,14 +15,18 @@ export interface ServerConfig {
   demo: boolean
   volumes: SeedVolumes
   /** The user's records, on top of or instead of the seeded ones. */
-  fixtures: UserFixtures | undefined
+  fixtures: SeedFixtures | undefined
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
+  /** With --db or --redis, a stored tenant not called for this long is deleted; 0: never. */
+  tenantTtlMs: number
   /** A database file (SQLite) keeping every tenant across restarts; in memory when absent. */
   db: string | undefined
   /** A Redis URL: the state is kept there, shared by every instance started with it. */
   redis: string | undefined
+  /** With `redis`: replicas of a tenant's master that must have a write before it is acknowledged, at most the ones it has. */
+  redisWaitReplicas: number
   /** Open connections at once; one more gets a 503 with Retry-After. */
   maxConnections?: number
   /** Time a client has to send its whole request (30 s); past it, a 408. */
@@ -42,6 +45,8 @@ export interface ServerConfig {
   logLevel: LogLevel
   /** Browser pages allowed to call the mock: any (`*`, the default), these origins, or `none`. */
   corsOrigins: CorsOrigins
+  /** `--clock`, in ms since the epoch: every tenant starts frozen there (docs/behaviour.md §8); real time when absent. */
+  clock: number | undefined
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -53,8 +58,10 @@ export const DEFAULT_CONFIG: ServerConfig = {
   fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
+  tenantTtlMs: 30 * 24 * 60 * 60 * 1000,
   db: undefined,
   redis: undefined,
+  redisWaitReplicas: 1,
   journalSize: 1000,
   adminToken: undefined,
   responseValidation: 'strict',
@@ -63,11 +70,13 @@ export const DEFAULT_CONFIG: ServerConfig = {
   rateLimit: undefined,
   logLevel: 'info',
   corsOrigins: '*',
+  clock: undefined,
 }
 
 /** Options of createApp: any part of the config, plus what tests and embedders may inject. */
 export interface AppOptions extends Partial<ServerConfig> {
   logger?: Logger
+  /** The real clock, under the tenants' own (docs/behaviour.md §8). */
   now?: () => Date
   /** A store to use instead of a fresh in-memory one. */
   store?: Store

@@ -10,10 +10,11 @@ import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import type { TenantState } from '../store/records.ts'
-import { openStoreFile, type FileSeed } from '../store/store-file.ts'
+import { openStoreFile } from '../store/store-file.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
-import { memoryPolicies, redisState } from './policies.ts'
+import { memoryPolicies, redisState, tenantClocks } from './policies.ts'
+import { cleanPolicies, onRelease, type Upkeep } from './tenant-upkeep.ts'
 
 export const VERSION = '0.1.0'
 
@@ -49,7 +50,6 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   const { logger: givenLogger, now: givenClock, store: givenStore, onSeedProgress, shutdown: _shutdown, ...overrides } = options
   let config: ServerConfig = { ...DEFAULT_CONFIG, ...stripUndefined(overrides), volumes: overrides.volumes ?? defaultVolumes(overrides.demo ?? false) }
   const logger = givenLogger ?? createLogger(config.logLevel)
-  const now = givenClock ?? (() => new Date())
   const loaded = await loadContracts()
   // Opened before the seed is made: the file's seed options are the ones its rows lie over.
   const storeFile = givenStore || config.db === undefined ? undefined : await openStoreFile(config.db, await fileSeedOf(config), (line) => logger.warn(line))
@@ -59,14 +59,21 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   const seed =
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
-    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures, onProgress: onSeedProgress }, loaded.admin)
+    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures }, loaded.admin, onSeedProgress)
   // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend }))
+  // What a released tenant takes along, known once the store that releases it has made the policies.
+  let upkeep: Upkeep | undefined
+  const released = onRelease(backend?.kind ?? 'memory', logger, () => upkeep)
+  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend, onRelease: released, tenantTtlMs: config.tenantTtlMs }))
   const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const clocks = tenantClocks(config, policies, givenClock ? () => givenClock().getTime() : Date.now)
+  upkeep = { ...policies, clocks }
+  // Before the tenant is known (and for answers that name none): the starting clock.
+  const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
-  const core: CoreState = { store, logger, now, mode: config.responseValidation, apiKeys }
+  const core: CoreState = { store, logger, now, clocks, mode: config.responseValidation, apiKeys }
   const info: AdminInfo = {
     version: VERSION,
     startedAt: Date.now(),
@@ -74,6 +81,8 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
     faults: policies.faults,
     api: loaded.api,
+    clocks,
+    clean: (tenant: string) => cleanPolicies(policies, tenant),
   }
   const controlHandlers = adminHandlers(info, adminAccessOf(config.host, config.adminToken))
   return {
@@ -86,7 +95,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     admin: { handlers: controlHandlers, info, call: adminCalls(loaded.admin, controlHandlers, core) },
     // A given store is its giver's to close.
     close: async () => {
-      await shared?.policies.close()
+      await policies.close()
       if (!givenStore) await store.close()
     },
   }
@@ -106,13 +115,15 @@ export function warmInBackground({ api, admin }: Contracts): void {
 const seedFor = async (spec: SeedSpec) => (await import('../seed/generators/seed.ts')).seedState(spec)
 
 /** The seed options a store file records: the volumes and, with fixtures, what they held. */
-async function fileSeedOf(config: ServerConfig): Promise<FileSeed> {
-  const fixtures = config.fixtures && { ...config.fixtures, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
-  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures }
+async function fileSeedOf(config: ServerConfig): Promise<SeedSpec> {
+  const fixtures = config.fixtures && { dir: config.fixtures.dir, mode: config.fixtures.mode, digest: (await import('../seed/seeding.ts')).fixturesDigest(config.fixtures.dir) }
+  // --clock is recorded only in Redis, where instances must agree; a --db file is one process's.
+  const clock = config.redis !== undefined && config.clock !== undefined ? new Date(config.clock).toISOString() : undefined
+  return { seed: config.seed, demo: config.demo, ...config.volumes, fixtures, clock }
 }
 
 /** The config with the file's seed options; its fixtures must still hold what they held. */
-async function withFileSeed(config: ServerConfig, { seed, demo = false, fixtures, ...volumes }: FileSeed): Promise<ServerConfig> {
+async function withFileSeed(config: ServerConfig, { seed, demo = false, fixtures, ...volumes }: SeedSpec): Promise<ServerConfig> {
   if (fixtures && (await import('../seed/seeding.ts')).fixturesDigest(fixtures.dir) !== fixtures.digest) {
     throw new StoreFileError(`${config.db} lies over the fixtures in ${fixtures.dir}, which have changed since it was written; put them back, or give --db a new file`)
   }

@@ -3,13 +3,14 @@ import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { IdempotencyRecords, type KeyRecordKeeper } from '../policies/idempotency/idempotency.ts'
+import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
-import type { FileSeed } from '../store/file-seed.ts'
+import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
+import { MemoryClockKeeper, TenantClocks, type ClockKeeper, type DurableClocks } from '../clock/tenant-clocks.ts'
 
 const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
 
@@ -19,18 +20,21 @@ export interface Policies {
   journal: JournalPort
   faults: FaultRulesPort
   rateLimiter: RateLimitPort
+  /** Where the tenants' clocks are kept (docs/behaviour.md §8). */
+  clockKeeper: ClockKeeper
   /** Ends what they run in the background; the store's connection is the store's to close. */
   close(): Promise<void>
 }
 
-/** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: KeyRecordKeeper | undefined): Policies {
+/** Each instance's own, in memory; with a keeper (the --db store), idempotency records and clocks are stored too. */
+export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & DurableClocks) | undefined): Policies {
   return {
     // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
     journal: new RequestJournal(config.journalSize),
     faults: new FaultRules(),
     rateLimiter: rateLimiterOf(config),
+    clockKeeper: new MemoryClockKeeper(keeper),
     close: async () => undefined,
   }
 }
@@ -42,16 +46,17 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: FileSeed, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
   const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
   const { openRedisOn } = await import('../store/redis-backend.ts')
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
   const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../policies/redis-rate-limiter.ts')
   const { RedisJournal } = await import('../journal/redis-journal.ts')
+  const { RedisClockKeeper } = await import('../store/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
   try {
-    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, config.maxTenants)
+    const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
@@ -62,6 +67,7 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
         journal,
         faults: new RedisFaultRules(client),
         rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
+        clockKeeper: new RedisClockKeeper(client),
         close: async () => {
           idempotency.close()
           await journal.close()
@@ -72,4 +78,16 @@ export async function redisState(config: ServerConfig, seed: FileSeed, logger: L
     client.disconnect()
     throw error
   }
+}
+
+/**
+ * The tenants' clocks over the policies' keeper: a tenant whose time goes back gets a full bucket
+ * and its idempotency records count as stored at its new time (docs/behaviour.md §8).
+ */
+export function tenantClocks(config: ServerConfig, policies: Policies, realNow: () => number): TenantClocks {
+  const { clockKeeper: keeper, rateLimiter, idempotency } = policies
+  const onRewind = async (tenant: string, now: number) => {
+    await Promise.all([rateLimiter.refill(tenant), idempotency.restamp(tenant, now)])
+  }
+  return new TenantClocks({ keeper, start: config.clock, realNow, onRewind })
 }

@@ -1,6 +1,7 @@
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { FixtureError } from '../seed/fixture-error.ts'
+import { RedisUnreachable } from '../store/redis-connection.ts'
 import { StoreFileError } from '../store/store.ts'
 import { createMockServer } from '../app/create-mock-server.ts'
 import { loadContracts, VERSION } from '../app/create-state.ts'
@@ -31,12 +32,27 @@ async function main(): Promise<void> {
   if (command.kind === 'verify') return verify(command.command)
   if (command.kind === 'seed') return seed(command.config, command.out)
   if (command.kind === 'validate-fixtures') return validateFixtures(command.config)
-  const { config } = command
+  const { config, pidFile } = command
   const server = await createMockServer({ ...config, logger: logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
   process.stdout.write(banner(server.url, server.app.locals.config))
   const stop = () => void server.close().finally(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // Last: once the file is there, a kill of its id stops the server cleanly.
+  if (pidFile !== undefined) writePidFile(pidFile)
+}
+
+/**
+ * The process id, for a script that started the server in the background to stop this very
+ * process (`npx` and `npm start` put others in between); removed on the way out, whatever the way.
+ */
+function writePidFile(file: string): void {
+  try {
+    writeFileSync(file, `${process.pid}\n`)
+  } catch (error) {
+    throw new OutputError(`cannot write --pid-file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  process.once('exit', () => rmSync(file, { force: true }))
 }
 
 /** Pretty lines for a person at a terminal, JSON lines for anything else. */
@@ -57,7 +73,7 @@ async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
   const { seededState } = await import('../seed/seeding.ts')
-  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures, onProgress }, admin)
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures }, admin, onProgress)
 }
 
 async function seed(config: ServerConfig, out: string | undefined): Promise<void> {
@@ -76,7 +92,8 @@ async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<S
   const files = (await import('../seed/seeding.ts')).fixtureFiles(config.fixtures.dir)
   const state = await startingState(config)
   const read = files.length > 0 ? files.map((file) => basename(file)).join(', ') : 'no fixture files, the seed alone'
-  process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${config.fixtures.mode})\n`)
+  const { mode, why } = config.fixtures
+  process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${why === undefined ? mode : `${mode}: ${why}`})\n`)
 }
 
 const counts = (state: TenantState) =>
@@ -98,10 +115,10 @@ function banner(url: string, config: ServerConfig): string {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof OutputError || error instanceof NoAnswerError
+  const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof RedisUnreachable || error instanceof OutputError || error instanceof NoAnswerError
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message})\n`)
-  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? '. Run novu-mock --help for the options.' : ''}\n`)
+  if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message}); give another with --port <n> (or PORT)\n`)
+  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? `. Run ${error.help} for the options.` : ''}\n`)
   else process.stderr.write(`novu-mock: ${(error as Error)?.stack ?? String(error)}\n`)
   process.exit(error instanceof UsageError ? 2 : 1)
 })

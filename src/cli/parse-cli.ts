@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { ServerConfig } from '../app/config.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
+import type { SeedFixtures } from '../store/store.ts'
 import { CONFIG_FILE, readConfigFile } from '../options/config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from '../options/flags.ts'
 import { fixturesOf, serverConfig, type Given, type Options } from '../options/server-config.ts'
@@ -16,11 +16,12 @@ export const COMMANDS = ['start', 'seed', 'validate-fixtures', 'verify'] as cons
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'start'; config: ServerConfig }
+  /** `pidFile`: where to write the process id once listening (`--pid-file`). */
+  | { kind: 'start'; config: ServerConfig; pidFile?: string | undefined }
   /** Write the state a tenant starts from to `out` (stdout when absent). */
   | { kind: 'seed'; config: ServerConfig; out: string | undefined }
   /** Check `config.fixtures` as a start would, and start nothing. */
-  | { kind: 'validate-fixtures'; config: ServerConfig & { fixtures: UserFixtures } }
+  | { kind: 'validate-fixtures'; config: ServerConfig & { fixtures: SeedFixtures } }
   | { kind: 'verify-help' }
   | { kind: 'verify'; command: VerifyCommand }
 
@@ -51,7 +52,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const config = serverConfig(options)
   if (name === 'seed') return { kind: 'seed', config, out: values.out as string | undefined }
   if (name === 'validate-fixtures') return validateCommand(config, positionals, options)
-  return { kind: 'start', config }
+  return { kind: 'start', config, pidFile: options('pid-file')?.text }
 }
 
 
@@ -60,7 +61,7 @@ function verifyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): CliComm
     const command = parseVerify(argv, env)
     return command === 'help' ? { kind: 'verify-help' } : { kind: 'verify', command }
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError((error as Error).message, 'novu-mock verify --help')
   }
 }
 

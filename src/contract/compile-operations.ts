@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { BodyHandling } from './ajv-instances.ts'
+import { closedCopy } from './closed-schema.ts'
 import type { Operation, ParamLocation, ResponseValidators, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 
@@ -31,7 +32,9 @@ export function compileOperations(
       const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
       const key = `${name}:${op.operationId}`
       const params = once(() => source.validator('params', `${key}:params`, () => paramsSchema(parameters)))
-      const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, () => body as JsonSchema))
+      // A stripping validator checks a closed copy: the document's open bodies would strip nothing.
+      const bodySchema = () => (bodies === 'exact' ? (body as JsonSchema) : closedCopy(body as JsonSchema))
+      const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
       const responses = lazyResponses(op, key, source)
       operations.set(op.operationId, {
         operationId: op.operationId,
@@ -51,6 +54,7 @@ export function compileOperations(
         },
         responseValidators: responses,
         example: (status, name) => exampleOf(op, status, name),
+        exampleNames: (status) => Object.keys(contentOf(op, status)?.examples ?? {}),
         warm() {
           params()
           bodyValidator?.()
@@ -100,8 +104,10 @@ function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, source: Val
   }
 }
 
+const contentOf = (op: OpenAPIV3_1.OperationObject, status: number) => (op.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined)?.content?.[JSON_TYPE]
+
 function exampleOf(op: OpenAPIV3_1.OperationObject, status: number, name: string | undefined): unknown {
-  const content = (op.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined)?.content?.[JSON_TYPE]
+  const content = contentOf(op, status)
   if (!content) return undefined
   if (name !== undefined) return (content.examples?.[name] as OpenAPIV3_1.ExampleObject | undefined)?.value
   const schema = content.schema as { example?: unknown; type?: unknown; items?: { example?: unknown } } | undefined

@@ -35,6 +35,8 @@ export interface Operation {
   readonly responseValidators: ResponseValidators
   /** The document's example answer for a status: a named one, or the schema's own. */
   example(status: number, name?: string): unknown
+  /** The names of the document's examples of a status, for a 422 that lists what `Prefer: example=` accepts. */
+  exampleNames(status: number): string[]
   /** Compiles every validator now. */
   warm(): void
 }

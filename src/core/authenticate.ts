@@ -1,6 +1,6 @@
 import { ApiError } from '../answer/api-error.ts'
 
-const unauthorized = (code: string, message: string) => new ApiError(401, code, message)
+const unauthorized = (code: string, message: string, hint?: string) => new ApiError(401, code, message, hint === undefined ? {} : { hint })
 
 /**
  * The API key of an `Authorization: ApiKey <key>` header, with the live service's messages for
@@ -21,6 +21,7 @@ function keyOf(header: string): string {
   const [scheme = '', ...rest] = header.split(/\s+/)
   if (scheme !== 'ApiKey') throw unauthorized('INVALID_SCHEME', `Invalid authentication scheme: "${scheme}"`)
   const key = rest.join(' ')
-  if (key === '') throw unauthorized('UNAUTHORIZED', 'Unauthorized')
+  // The live service's bare message stays (clients match on it); what to fix goes to the log.
+  if (key === '') throw unauthorized('UNAUTHORIZED', 'Unauthorized', 'no key after "ApiKey": send Authorization: ApiKey <key>')
   return key
 }

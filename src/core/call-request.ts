@@ -21,6 +21,11 @@ export interface CallRequest {
    * reads (413), and refuses an encoding it cannot undo (415).
    */
   bytes(): Promise<Uint8Array>
+  /**
+   * A body some parser in front of the mock read already (an app the node door is mounted in):
+   * its value stands, whatever its type. Absent, or `undefined`: the core reads `bytes()`.
+   */
+  readBefore?(): { value: unknown } | undefined
 }
 
 /** What an answer to a request needs to know of it. */

@@ -18,6 +18,7 @@ export interface ErrorLine {
 export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Logger; now: () => Date }): Answer {
   if (error instanceof AnsweredOtherwise) return error.answer
   const apiError = error instanceof ApiError ? error : error instanceof RuleBroken ? answerOfRule(error) : unexpected(error, line, deps)
+  if (apiError.details.hint) deps.logger.info(`${apiError.status} ${apiError.message}: ${apiError.details.hint}`, { method: line.method, path: line.url.split('?')[0] })
   if (apiError.details.fields) deps.logger.debug('request broke the document', { method: line.method, path: line.url.split('?')[0], fields: apiError.details.fields })
   return {
     status: apiError.status,
@@ -34,8 +35,8 @@ function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
 function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: Logger }): ApiError {
   const path = url.split('?')[0]
   if (error instanceof TenantLimitReached) {
-    deps.logger.warn('new tenant refused: every tenant holds writes', { maxTenants: error.maxTenants })
-    return tryAgainLater('TENANT_LIMIT', 60)
+    deps.logger.warn('new tenant refused: every held tenant has a call under way', { maxTenants: error.maxTenants })
+    return tryAgainLater('TENANT_LIMIT', 1)
   }
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('the store could not be reached or written: the call changed nothing and was refused', { method, path, error: error.message })

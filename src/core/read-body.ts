@@ -1,11 +1,13 @@
-import typeis from 'type-is'
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from './call-request.ts'
+import { isJson, parseBody } from './parse-body.ts'
 
-export interface JsonBody {
+export interface SentBody {
   value: unknown
   /** The bytes as sent (decoded from their encoding): what an idempotency key's fingerprint compares. */
   raw: Uint8Array
+  /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
+  ignoredType?: string
 }
 
 /** A body larger than a door takes (docs/behaviour.md §1.3). */
@@ -13,19 +15,23 @@ export const payloadTooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Pay
 export const unsupportedMedia = () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
 
 /**
- * Reads a JSON body with the service's answers, in its order: 415 for another media type or a
+ * Reads a body with the service's answers, in its order (docs/behaviour.md §1.3). JSON: 415 for a
  * charset other than UTF-*, before a byte is read; then the door's 413; then 400 naming the JSON
- * problem. No body at all reads as `undefined`.
+ * problem. A form is parsed as the live service parses it, and any other type reads as an empty
+ * body (its bytes still read, and bounded by the door); `jsonOnly` (the control plane) answers 415
+ * for another type instead, before a byte is read. No body at all reads as `undefined`.
  */
-export async function readJsonBody(request: CallRequest): Promise<JsonBody | undefined> {
+export async function readBody(request: CallRequest, jsonOnly = false): Promise<SentBody | undefined> {
   if (!request.hasBody) return undefined
   const contentType = request.header('content-type')
-  if (!acceptsJson(contentType)) throw unsupportedMedia()
-  return parseJsonBody(contentType, await request.bytes())
-}
-
-function acceptsJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && typeis.is(contentType, ['application/json']) !== false && charsetOf(contentType).startsWith('utf-')
+  const json = isJson(contentType)
+  if (!json && jsonOnly) throw unsupportedMedia()
+  // Read already by a parser in front of the mock (an app it is mounted in): its value stands.
+  const before = request.readBefore?.()
+  if (before !== undefined) return { value: before.value, raw: new TextEncoder().encode(JSON.stringify(before.value ?? null)) }
+  if (json && !charsetOf(contentType).startsWith('utf-')) throw unsupportedMedia()
+  const bytes = await request.bytes()
+  return json ? parseJsonBody(contentType, bytes) : { ...parseBody(contentType, bytes), raw: bytes }
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i
@@ -35,7 +41,7 @@ const charsetOf = (contentType: string | undefined) => (contentType && CHARSET.e
  * The JSON of `bytes`, read as express's JSON parser reads it (strict: an object or an array; an
  * empty body is `{}`), with its messages, so both doors answer a malformed body alike.
  */
-export function parseJsonBody(contentType: string | undefined, bytes: Uint8Array): JsonBody {
+export function parseJsonBody(contentType: string | undefined, bytes: Uint8Array): SentBody {
   const text = decoded(charsetOf(contentType), bytes)
   if (text.length === 0) return { value: {}, raw: bytes }
   const first = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/.exec(text)?.[1]

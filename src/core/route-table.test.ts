@@ -4,6 +4,7 @@ import { RouteTable } from './route-table.ts'
 import type { MockServer } from '../app/create-mock-server.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
+import { ADA } from '../../test/helpers/well-known.ts'
 
 describe('RouteTable', () => {
   const table = new RouteTable<string>()
@@ -35,10 +36,10 @@ describe('spellings the route table leaves to express', () => {
   })
   afterAll(() => server.close())
 
-  it.each(['/v2/subscribers/demo-subscriber-1/', '/V2/SUBSCRIBERS/demo-subscriber-1'])('%s still answers the subscriber', async (path) => {
+  it.each([`/v2/subscribers/${ADA}/`, `/V2/SUBSCRIBERS/${ADA}`])('%s still answers the subscriber', async (path) => {
     const res = await request(server.url).get(path).set(freshTenant())
     expect(res.status).toBe(200)
-    expect(res.body.subscriberId).toBe('demo-subscriber-1')
+    expect(res.body.subscriberId).toBe(ADA)
     await expectContract('getSubscriber', res)
   })
 

@@ -3,7 +3,7 @@ import type { CallRequest } from '../core/call-request.ts'
 import type { OperationPipeline } from '../core/operation-pipeline.ts'
 import { appendHeaders, type HeaderList } from '../core/sent-answer.ts'
 import type { CorsHeaders } from './cors.ts'
-import { bodyBytes } from './read-body.ts'
+import { bodyBytes, bodyReadBefore } from './read-body.ts'
 import { sendJsonText } from './respond.ts'
 
 /** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
@@ -48,6 +48,7 @@ export function callRequestOf(req: RouteRequest, res: ServerResponse, bodyLimit:
     rawHeaders: req.rawHeaders,
     hasBody: req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0,
     bytes: () => bodyBytes(req, res, bodyLimit),
+    readBefore: () => bodyReadBefore(req),
   }
 }
 

@@ -13,11 +13,16 @@ const readers = new Map<number, Reader>()
  * as they pass `limit`: what only the node door can do, since it reads from the socket.
  */
 export async function bodyBytes(req: ReadRequest, res: ServerResponse, limit: number): Promise<Uint8Array> {
-  // Read already by a parser in front of the mock (an app it is mounted in).
-  if (req.readableEnded && req.body !== undefined) return Buffer.isBuffer(req.body) ? req.body : Buffer.from(JSON.stringify(req.body))
+  // Read already, as bytes, by a parser in front of the mock (an app it is mounted in).
+  if (req.readableEnded && Buffer.isBuffer(req.body)) return req.body
   const read = readerFor(limit)
   await new Promise<void>((resolve, reject) => read(req, res, (error?: unknown) => (error ? reject(asApiError(error)) : resolve())))
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
+}
+
+/** A body a parser in front of the mock read already into a value (JSON, a form): that value stands. */
+export function bodyReadBefore(req: ReadRequest): { value: unknown } | undefined {
+  return req.readableEnded && req.body !== undefined && !Buffer.isBuffer(req.body) ? { value: req.body } : undefined
 }
 
 function readerFor(limit: number): Reader {

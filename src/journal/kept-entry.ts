@@ -25,6 +25,7 @@ export interface Kept {
   readonly status: number
   readonly durationMs: number
   readonly violations: JournalEntry['violations']
+  readonly note: string | undefined
   /** The request's raw header names and values, one a line: one string rather than an array of them. */
   readonly headers: string | undefined
   /** JSON text, or its first BODY_LIMIT characters (kept as a string) when cut. */
@@ -42,7 +43,7 @@ export interface Kept {
  * already serialized for the wire, spares serializing it again.
  */
 export function keptOf(id: number, call: JournalCall, { secret, responseText: serialized }: RecordOptions = {}): Kept {
-  const { url, time, operationId, method, path, status, durationMs, violations } = call
+  const { url, time, operationId, method, path, status, durationMs, violations, note } = call
   const headers = call.rawHeaders?.join('\n')
   const requestText = keptText(call.requestBody, undefined, secret)
   const responseText = keptText(call.responseBody, serialized, secret)
@@ -51,7 +52,7 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const requestCut = request !== requestText
   const responseCut = response !== responseText
   const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
-  return { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret, bytes }
+  return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, bytes }
 }
 
 /** The entries `filter` asks for, oldest first, as the admin API shows them. */
@@ -71,12 +72,13 @@ export function selected(entries: readonly Kept[], filter: JournalFilter): Journ
 
 /** The entry as the admin API shows it, in the document's order of fields. */
 export function entryOf(kept: Kept): JournalEntry {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret } = kept
   const entry: JournalEntry = { id, time, operationId, method, path, query: parseQuery(url), status, durationMs }
   if (headers !== undefined) entry.headers = headersOf(headers)
   if (request !== undefined) entry.requestBody = valueOf(request, requestCut, secret)
   entry.responseBody = response === undefined ? undefined : valueOf(response, responseCut, secret)
   if (violations) entry.violations = violations
+  if (note !== undefined) entry.note = note
   if (requestCut || responseCut) entry.truncated = true
   return entry
 }
@@ -104,7 +106,7 @@ const valueOf = (text: string, cut: boolean, secret: string | undefined): unknow
  * (`bodies` false), the headers, bodies and `truncated` are left out.
  */
 export function entryJson(kept: Kept, bodies: boolean): string {
-  const { id, time, operationId, method, path, url, status, durationMs, violations, headers, request, response, requestCut, responseCut, secret } = kept
+  const { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret } = kept
   // Written out rather than JSON.stringify of an object made for it: a streamed call's largest cost,
   // four times less so. The numbers are finite and the time is toISOString's, so neither needs escaping.
   const query = url.includes('?') ? JSON.stringify(parseQuery(url)) : '{}'
@@ -113,6 +115,7 @@ export function entryJson(kept: Kept, bodies: boolean): string {
   if (bodies && request !== undefined) json += `,"requestBody":${bodyJson(request, requestCut, secret)}`
   if (bodies && response !== undefined) json += `,"responseBody":${bodyJson(response, responseCut, secret)}`
   if (violations) json += `,"violations":${JSON.stringify(violations)}`
+  if (note !== undefined) json += `,"note":${JSON.stringify(note)}`
   if (bodies && (requestCut || responseCut)) json += ',"truncated":true'
   return `${json}}`
 }

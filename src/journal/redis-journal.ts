@@ -1,7 +1,9 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
 import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
-import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { subscriberOf, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached } from '../store/store.ts'
+import { defineScripts } from '../store/redis-define-scripts.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -52,8 +54,6 @@ interface Scripts {
   novuJournalClear(entries: string): Promise<number>
 }
 
-type Subscriber = ReturnType<RedisClient['duplicate']>
-
 /**
  * The journal of every instance on one Redis: the last `size` calls of each tenant, whichever
  * instance answered them, and a live feed of them all. An entry is stored with its secrets
@@ -67,16 +67,14 @@ export class RedisJournal implements JournalPort {
   private readonly recording: Outage
   private readonly streaming: Outage
   /** Opened for the first listener: a connection that subscribes takes no other command. */
-  private subscriber: Subscriber | undefined
+  private subscriber: RedisClient | undefined
   private readonly tenantOfChannel = new Map<string, string>()
   private closed = false
 
   constructor({ client, size, maxSubscribers = MAX_SUBSCRIBERS, onError = () => {} }: RedisJournalOptions) {
     this.client = client
     this.size = size
-    client.defineCommand('novuJournalRecord', { numberOfKeys: 2, lua: RECORD })
-    client.defineCommand('novuJournalClear', { numberOfKeys: 1, lua: CLEAR })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, { novuJournalRecord: { numberOfKeys: 2, lua: RECORD }, novuJournalClear: { numberOfKeys: 1, lua: CLEAR } })
     this.listeners = new JournalListeners(maxSubscribers, { first: (tenant) => this.listen(tenant), last: (tenant) => this.stopListening(tenant) })
     this.recording = new Outage('the request journal cannot record calls on Redis; calls are answered and not journaled until it is back', onError)
     this.streaming = new Outage('the request journal lost its live stream from Redis; it resumes when Redis is back', onError)
@@ -138,13 +136,10 @@ export class RedisJournal implements JournalPort {
     this.subscriber?.unsubscribe(channel).catch(() => {})
   }
 
-  /**
-   * The live stream's connection: commands wait while it is down (the offline queue, without a
-   * timeout), so a subscription is made once Redis is back; ioredis subscribes again by itself after a reconnect.
-   */
-  private connection(): Subscriber {
+  /** The live stream's connection (subscriberOf): a subscription is made once Redis is back. */
+  private connection(): RedisClient {
     if (this.subscriber) return this.subscriber
-    const subscriber = this.client.duplicate({ lazyConnect: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
+    const subscriber = subscriberOf(this.client)
     subscriber.on('message', (channel: string, item: string) => {
       const tenant = this.tenantOfChannel.get(channel)
       try {
@@ -164,12 +159,12 @@ type Stored = Omit<Kept, 'id' | 'secret' | 'bytes'>
 
 /** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers) already redacted. */
 function storedJson(kept: Kept): string {
-  const { time, operationId, method, path, url, status, durationMs, violations, request, response, requestCut, responseCut, secret } = kept
+  const { time, operationId, method, path, url, status, durationMs, violations, note, request, response, requestCut, responseCut, secret } = kept
   const headers = kept.headers === undefined ? undefined : Object.entries(headersOf(kept.headers)).flat().join('\n')
   // A cut body was redacted as it was cut.
   const requestShown = request === undefined || requestCut ? request : shown(request, secret)
   const responseShown = response === undefined || responseCut ? response : shown(response, secret)
-  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, headers, request: requestShown, response: responseShown, requestCut, responseCut }
+  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, note, headers, request: requestShown, response: responseShown, requestCut, responseCut }
   return JSON.stringify(stored)
 }
 

@@ -7,7 +7,9 @@ type Schemas = components['schemas']
 export type TenantState = Schemas['TenantState']
 /** One call recorded in the request journal. */
 export type JournalEntry = Schemas['JournalEntry']
-/** The body of `POST /__admin/requests/verify`: an operation, and `count`, `atLeast` or `bodyMatches`. */
+/** The operationId of one of the five operations of the API document. */
+export type OperationId = Schemas['ApiOperationId']
+/** The body of `POST /__admin/requests/verify`: an operation, and `count`, `atLeast`, `bodyMatches` or `status`. */
 export type Expectation = Schemas['VerifyRequest']
 /** A saved state of the tenant. */
 export type SnapshotInfo = Schemas['SnapshotInfo']
@@ -17,3 +19,5 @@ export type FaultRuleInput = Schemas['FaultRuleRequest']
 export type FaultRule = Schemas['FaultRule']
 /** The query parameters of `GET /__admin/requests`. */
 export type RequestFilter = NonNullable<operations['listRequests']['parameters']['query']>
+/** A tenant's time, as `/__admin/clock` answers it: ISO 8601 with milliseconds, and whether it stands still. */
+export type ClockState = Schemas['Clock']

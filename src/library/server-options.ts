@@ -6,20 +6,20 @@ import type { ServerConfig } from '../app/config.ts'
 import { UsageError } from '../options/usage-error.ts'
 import type { MockServerOptions } from './types.ts'
 
-/** The flags the library takes: all but `--config`, since it reads no file. */
-type OptionFlag = Exclude<FlagName, 'config'>
+/** The flags the library takes: all but `--config`, since it reads no file, and `--pid-file`, since the server is the caller's own process. */
+type OptionFlag = Exclude<FlagName, 'config' | 'pid-file'>
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
 type OptionName<F extends OptionFlag> = F extends 'api-key' ? 'apiKeys' : CamelCase<F>
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
-// Compiles only while MockServerOptions names every flag but --config, camelCased, and nothing else.
+// Compiles only while MockServerOptions names every flag but --config and --pid-file, camelCased, and nothing else.
 true satisfies Same<keyof MockServerOptions, OptionName<OptionFlag>>
 
 /** `--api-key` is repeatable, so its option holds the list: `apiKeys`. */
 const optionName = (flag: FlagName): string => (flag === 'api-key' ? 'apiKeys' : flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()))
 
 const FLAG_OF: ReadonlyMap<string, FlagName> = new Map(
-  (Object.keys(FLAGS) as FlagName[]).filter((flag) => flag !== 'config').map((flag) => [optionName(flag), flag]),
+  (Object.keys(FLAGS) as FlagName[]).filter((flag) => flag !== 'config' && flag !== 'pid-file').map((flag) => [optionName(flag), flag]),
 )
 
 /** The library's defaults where they differ from the CLI's: any free port, no log lines. */

@@ -1,6 +1,6 @@
 // The library's surface. Types only, and nothing from a dependency: the package's .d.ts must compile
 // in a project that has none of novu-mock's dependencies' types (test/packaging/pack.test.ts).
-import type { Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './document-types.ts'
+import type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './document-types.ts'
 
 /**
  * Every flag of `novu-mock start`, camelCased (`--api-key` is `apiKeys`), read and checked as the
@@ -28,12 +28,16 @@ export interface MockServerOptions {
   fixturesMode?: 'merge' | 'replace'
   /** Accept only these API keys; any key when absent. */
   apiKeys?: readonly string[]
-  /** A JSON file that keeps every tenant across restarts; in memory when absent. */
+  /** An SQLite file (through the optional `better-sqlite3`) that keeps every tenant across restarts; in memory when absent. */
   db?: string
   /** A `redis://` URL that keeps every tenant, shared by every server started with it (not with `db`). */
   redis?: string
-  /** Tenants kept at once; 1000 by default. */
+  /** With `redis`: replicas of a tenant's master that must have a write before it is acknowledged (at most the ones it has); 1 by default, 0 for none. */
+  redisWaitReplicas?: number
+  /** Tenants held in memory at once; 1000 by default. At the bound the least recently used one with no call in flight is released. */
   maxTenants?: number
+  /** With `db` or `redis`: a stored tenant not called for this long is deleted (`'30d'` by default, `'12h'`, `'90m'`, `'45s'`; `'0'` keeps them for ever). */
+  tenantTtl?: string
   /** Calls kept per tenant in the request journal; 1000 by default. */
   journalSize?: number
   /** The `x-admin-token` that opens `/__admin` on a non-loopback host. */
@@ -50,6 +54,8 @@ export interface MockServerOptions {
   responseValidation?: 'strict' | 'warn' | 'off'
   /** Browser origins allowed to call: `'*'` (any, the default), `'none'`, or a list of origins. */
   corsOrigins?: '*' | 'none' | readonly string[]
+  /** Every tenant starts with its clock frozen at this ISO 8601 instant; real time when absent. */
+  clock?: string
   /** `silent` by default in the library. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
@@ -92,4 +98,17 @@ export interface Tenant {
   fault(rule: FaultRuleInput): Promise<FaultRule>
   removeFault(id: string): Promise<void>
   clearFaults(): Promise<void>
+  /** The tenant's time, which every timestamp and time rule of its calls follows (`/__admin/clock`). */
+  readonly clock: TenantClock
+}
+
+/** A tenant's clock, as `/__admin/clock` sets it; each method answers the time as it then stands. */
+export interface TenantClock {
+  get(): Promise<ClockState>
+  /** The tenant's time becomes `now`: frozen there unless `frozen` is false (then it runs from there). */
+  set(now: string | Date, options?: { frozen?: boolean }): Promise<ClockState>
+  /** Moves the tenant's time forward by exactly `ms` (a whole number, 0 or more), frozen or running as it is. */
+  advance(ms: number): Promise<ClockState>
+  /** Back on the real clock, as `DELETE /__admin/clock`. */
+  useRealTime(): Promise<ClockState>
 }

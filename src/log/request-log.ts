@@ -11,6 +11,12 @@ export function noteOperation(res: ServerResponse, operationId: string): void {
   ;(res as NotedResponse)[OPERATION_ID] = operationId
 }
 
+/** How a tenant is named in the log: a short hash of its `Authorization` header, never the key. */
+export const tenantHash = (auth: string): string => createHash('sha256').update(auth).digest('hex').slice(0, 8)
+
+/** A tenant's log name from its key, as a call's line names it (`Authorization: ApiKey <key>`). */
+export const hashOfKey = (key: string): string => tenantHash(`ApiKey ${key}`)
+
 /**
  * One line per request, written when its answer is sent. The tenant appears as a short hash of
  * its key, never the key itself.
@@ -22,7 +28,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     if (hash === undefined) {
       // Bounded like every cache here: forgotten wholesale, then rebuilt from the traffic.
       if (tenantHashes.size >= 10_000) tenantHashes.clear()
-      tenantHashes.set(auth, (hash = createHash('sha256').update(auth).digest('hex').slice(0, 8)))
+      tenantHashes.set(auth, (hash = tenantHash(auth)))
     }
     return hash
   }

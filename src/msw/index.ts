@@ -2,5 +2,5 @@
 // this entry imports it.
 export { createNovuMock, DEFAULT_BASE_URL, type NovuMock, type NovuMockOptions } from './create-novu-mock.ts'
 export { VerificationError, type VerificationFailure } from '../library/verification-error.ts'
-export type { Tenant } from '../library/types.ts'
-export type { Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from '../library/document-types.ts'
+export type { Tenant, TenantClock } from '../library/types.ts'
+export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, RequestFilter, SnapshotInfo, TenantState } from '../library/document-types.ts'

@@ -1,9 +1,10 @@
+import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
 import type { ResponseValidation } from '../core/check-answer.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limiter.ts'
-import type { UserFixtures } from '../seed/seeding.ts'
+import type { SeedFixtures } from '../store/store.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import type { ConfigValues } from './config-file.ts'
 import type { FlagName } from './flags.ts'
@@ -49,7 +50,9 @@ export function serverConfig(options: Options): ServerConfig {
     apiKeys: apiKeys === undefined ? [] : apiKeys.split(',').map((k) => k.trim()).filter(Boolean),
     db: read('db'),
     redis: redisOf(options('redis'), read('db')),
+    redisWaitReplicas: integer('redis-wait-replicas', DEFAULT_CONFIG.redisWaitReplicas, 0),
     maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
+    tenantTtlMs: durationOf(options('tenant-ttl')) ?? DEFAULT_CONFIG.tenantTtlMs,
     journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),
     rateLimit: rateLimitOf(options('rate-limit')),
@@ -58,8 +61,19 @@ export function serverConfig(options: Options): ServerConfig {
     responseValidation: oneOf<ResponseValidation>(options('response-validation'), ['strict', 'warn', 'off']) ?? DEFAULT_CONFIG.responseValidation,
     logLevel: oneOf<LogLevel>(options('log-level'), ['debug', 'info', 'warn', 'error', 'silent']) ?? DEFAULT_CONFIG.logLevel,
     corsOrigins: corsOf(options('cors-origins')),
+    clock: clockOf(options('clock')),
   }
 }
+
+/** The instant of `--clock`: a full ISO 8601 date and time with its zone, as `PUT /__admin/clock` takes it. */
+function clockOf(given: Given | undefined): number | undefined {
+  if (given === undefined) return undefined
+  const ms = ISO_INSTANT.test(given.text) ? Date.parse(given.text) : NaN
+  if (!Number.isFinite(ms)) throw new UsageError(`${given.source} must be an ISO 8601 instant like 2025-01-01T00:00:00.000Z, got "${given.text}"`)
+  return ms
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
 
 function redisOf(url: Given | undefined, db: string | undefined): string | undefined {
   if (url === undefined) return undefined
@@ -76,16 +90,36 @@ function proxyOf(upstream: Given | undefined, strict: boolean): ServerConfig['pr
   return { upstream: upstream.text, strict }
 }
 
-export function fixturesOf(dir: string | undefined, mode: Given | undefined): UserFixtures | undefined {
-  const chosen = oneOf<UserFixtures['mode']>(mode, ['merge', 'replace']) ?? 'merge'
-  return dir === undefined ? undefined : { dir, mode: chosen }
+/**
+ * A state file (what `seed --out` writes) is a whole state: replaced, unless `--fixtures-mode`
+ * says merge. A folder of record files merges on top of the seed (docs/cli.md).
+ */
+export function fixturesOf(dir: string | undefined, mode: Given | undefined): SeedFixtures | undefined {
+  // Checked first: a bad mode is a usage error even without fixtures.
+  const chosen = oneOf<SeedFixtures['mode']>(mode, ['merge', 'replace'])
+  if (dir === undefined) return undefined
+  if (chosen !== undefined) return { dir, mode: chosen }
+  return isFile(dir) ? { dir, mode: 'replace', why: 'a state file is the whole state; --fixtures-mode merge adds it to the seed' } : { dir, mode: 'merge' }
 }
+
+const isFile = (path: string): boolean => existsSync(path) && statSync(path).isFile()
 
 function rateLimitOf(given: Given | undefined): RateLimit | undefined {
   if (given === undefined) return undefined
   const rate = parseRateLimit(given.text)
   if (!rate) throw new UsageError(`${given.source} must look like 100/1 (requests/seconds), got "${given.text}"`)
   return rate
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `30d`, `12h`, `90m`, `45s`, or a whole number of seconds, in milliseconds; `0`: for ever. */
+function durationOf(given: Given | undefined): number | undefined {
+  if (given === undefined) return undefined
+  const match = /^(\d+)([smhd]?)$/.exec(given.text.trim())
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] || 's']! : NaN
+  if (!Number.isSafeInteger(ms)) throw new UsageError(`${given.source} must be a duration like 30d, 12h, 90m, 45s or a number of seconds (0: for ever), got "${given.text}"`)
+  return ms
 }
 
 function corsOf(given: Given | undefined): CorsOrigins {

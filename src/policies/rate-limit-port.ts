@@ -10,4 +10,6 @@ export type RateLimitHeaders = Record<string, string>
  */
 export interface RateLimitPort {
   take(tenant: string, now: number, operationId: string): MaybePromise<RateLimitHeaders>
+  /** The tenant's bucket full again (a reset, a release, its clock gone back: docs/behaviour.md §8). */
+  refill(tenant: string): MaybePromise<void>
 }

@@ -90,6 +90,10 @@ export class RateLimiter implements RateLimitPort {
     return this.rules.answer(bucket.tokens, allowed, operationId)
   }
 
+  refill(tenant: string): void {
+    this.buckets.delete(tenant)
+  }
+
   private refilled(tenant: string, now: number): Bucket {
     const { burst, perSecond } = this.rules
     const bucket = this.buckets.touch(tenant, () => ({ tokens: burst, updatedAt: now }))

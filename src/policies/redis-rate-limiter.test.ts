@@ -82,14 +82,25 @@ describe.skipIf(skipped)('rate-limit buckets in Redis, over two instances', () =
     }
   })
 
-  it('gives a bucket a time to live of a full refill, so idle tenants leave Redis', async () => {
+  it('gives a bucket a day of real time to live, so idle tenants leave Redis and a frozen clock keeps it spent', async () => {
     const [limiter] = await twoInstances({ limit: 10, windowSeconds: 60 }, true)
     const tenant = newTenant()
     await limiter!.take(tenant, START, 'getSubscriber')
     const ttl = await clients[0]!.pttl(`${tenantKeyBase(tenant)}rate`)
-    // Full again from empty after burst / rate = 11 / (10 / 60 s) = 66 s.
-    expect(ttl).toBeGreaterThan(60_000)
-    expect(ttl).toBeLessThanOrEqual(66_000)
+    // Not the 66 s of a full refill: a tenant's frozen clock refills nothing (docs/behaviour.md §8).
+    expect(ttl).toBeGreaterThan(23 * 60 * 60 * 1000)
+    expect(ttl).toBeLessThanOrEqual(24 * 60 * 60 * 1000)
+  })
+
+  it('fills the bucket again when asked (the tenant’s clock went back)', async () => {
+    const [a, b] = await twoInstances({ limit: 1, windowSeconds: 60 }, true)
+    const tenant = newTenant()
+    // A burst of 2: ceil(1 * 1.1).
+    await a!.take(tenant, START, 'getSubscriber')
+    await a!.take(tenant, START, 'getSubscriber')
+    await expect(b!.take(tenant, START, 'getSubscriber')).rejects.toMatchObject({ status: 429 })
+    await a!.refill(tenant)
+    await expect(b!.take(tenant, START, 'getSubscriber')).resolves.toMatchObject({ 'RateLimit-Remaining': '1' })
   })
 })
 

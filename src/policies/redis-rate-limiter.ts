@@ -1,6 +1,8 @@
-import { reached, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
+import { defineScripts } from '../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms). ARGV: now, burst, tokens per
@@ -28,6 +30,10 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {taken, left}
 `
 
+/** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
+const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
+const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
+
 interface Scripts {
   novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
 }
@@ -35,25 +41,33 @@ interface Scripts {
 /**
  * One token bucket per tenant in Redis, shared by every instance on it: each call takes its
  * token in one script (one round trip), so the limit holds over all instances and the headers
- * tell what is left for all. A bucket idle long enough to be full again expires; a Redis failure
+ * tell what is left for all. A bucket idle for a day of real time expires; a Redis failure
  * rejects (StoreWriteFailed: 503).
  */
 export class RedisRateLimiter implements RateLimitPort {
   private readonly scripts: Scripts
   private readonly rules: BucketRules
-  /** An idle bucket is full again after this long, as good as none. */
+  /** An idle bucket is dropped after this long. */
   private readonly ttlMs: number
 
-  constructor(client: RedisClient, rate: RateLimit, enforce: boolean) {
-    client.defineCommand('novuRateTake', { numberOfKeys: 1, lua: TAKE })
-    this.scripts = client as unknown as Scripts
+  constructor(
+    private readonly client: RedisClient,
+    rate: RateLimit,
+    enforce: boolean,
+  ) {
+    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 1, lua: TAKE } })
     this.rules = new BucketRules(rate, enforce)
-    this.ttlMs = Math.ceil((this.rules.burst / this.rules.perSecond) * 1000)
+    // Not the time to refill: under a frozen clock (docs/behaviour.md §8) a spent bucket must stay spent.
+    this.ttlMs = Math.max(Math.ceil((this.rules.burst / this.rules.perSecond) * 1000), IDLE_BUCKET_MS)
   }
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
-    const [taken, left] = await reached(this.scripts.novuRateTake(`${tenantKeyBase(tenant)}rate`, now, burst, perSecond, this.ttlMs))
+    const [taken, left] = await reached(this.scripts.novuRateTake(bucketKey(tenant), now, burst, perSecond, this.ttlMs))
     return this.rules.answer(Number(left), taken === 1, operationId)
+  }
+
+  async refill(tenant: string): Promise<void> {
+    await reached(this.client.del(bucketKey(tenant)))
   }
 }

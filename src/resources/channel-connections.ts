@@ -1,11 +1,11 @@
 import { refused } from './rule-broken.ts'
 import type { ConnectionCriteria } from '../store/store.ts'
-import type { OperationContext, OperationInput } from './operation-context.ts'
+import type { OperationInput, RecordsContext } from './operation-context.ts'
 import { presentConnection } from './present.ts'
 
 type Query = OperationInput<'listChannelConnections'>['query']
 
-export async function listChannelConnections({ store, tenant, input }: OperationContext<OperationInput<'listChannelConnections'>>) {
+export async function listChannelConnections({ store, tenant, input }: RecordsContext<OperationInput<'listChannelConnections'>>) {
   const query = input.query
   // An empty cursor is none: the live service tests them by truthiness (docs/behaviour.md §1.6).
   const after = query.after || undefined

@@ -2,14 +2,14 @@ import { isDeepStrictEqual } from 'node:util'
 import { refused } from './rule-broken.ts'
 import type { StoredIntegration, StoredSubscriber } from '../store/records.ts'
 import type { TenantView } from '../store/store.ts'
-import type { OperationContext, OperationInput } from './operation-context.ts'
+import type { OperationInput, RecordsContext } from './operation-context.ts'
 import { presentSubscriber } from './present.ts'
 
 type Input = OperationInput<'upsertSubscriberCredentials'>
 type ChannelSettings = NonNullable<StoredSubscriber['channels']>[number]
 type Credentials = ChannelSettings['credentials']
 
-export async function upsertSubscriberCredentials({ store, tenant, input, now }: OperationContext<Input>) {
+export async function upsertSubscriberCredentials({ store, tenant, input, now }: RecordsContext<Input>) {
   const { subscriberId } = input.path
   const { providerId, credentials } = input.body
   // An empty identifier is none: the live service tests it by truthiness (docs/behaviour.md §1.6).

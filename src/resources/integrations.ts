@@ -1,6 +1,6 @@
 import { missing, refused } from './rule-broken.ts'
 import type { StoredIntegration } from '../store/records.ts'
-import type { OperationContext, OperationInput } from './operation-context.ts'
+import type { OperationInput, RecordsContext } from './operation-context.ts'
 import { presentIntegration } from './present.ts'
 
 /** The interface: the primary "is used to deliver notifications for the sms and email channels". */
@@ -10,7 +10,7 @@ export async function setPrimaryIntegration({
   store,
   tenant,
   input,
-}: OperationContext<OperationInput<'setPrimaryIntegration'>>) {
+}: RecordsContext<OperationInput<'setPrimaryIntegration'>>) {
   const { integrationId } = input.path
   return store.transact(tenant.key, (tx) => {
     const target = tx.integration(integrationId)

@@ -1,12 +1,12 @@
 import { missing } from './rule-broken.ts'
 import type { StoredMessage } from '../store/records.ts'
-import type { OperationContext, OperationInput } from './operation-context.ts'
+import type { OperationInput, RecordsContext } from './operation-context.ts'
 import { presentMessage } from './present.ts'
 
 type Input = OperationInput<'markMessagesAs'>
 type MarkAs = Input['body']['markAs']
 
-export async function markMessagesAs({ store, tenant, input, now }: OperationContext<Input>) {
+export async function markMessagesAs({ store, tenant, input, now }: RecordsContext<Input>) {
   const { subscriberId } = input.path
   const ids = messageIdsOf(input.body.messageId)
   return store.transact(tenant.key, (tx) => {

@@ -1,15 +1,21 @@
-import type { Store } from '../store/store.ts'
-import type { Tenant } from './tenant.ts'
+import type { RecordsPort, Store } from '../store/store.ts'
+import type { TenantIds } from './tenant.ts'
 
-/** What a handler gets: the store, the tenant, validated input, and the clock. Nothing of HTTP. */
-export interface OperationContext<Input> {
-  readonly store: Store
-  readonly tenant: Tenant
+/**
+ * What a handler gets: the store (each handler names the port it needs of it), the tenant,
+ * validated input, and the clock. Nothing of HTTP.
+ */
+export interface OperationContext<Input, Port = Store> {
+  readonly store: Port
+  readonly tenant: TenantIds
   readonly input: Input
   readonly now: () => Date
 }
 
 export type Handler<Input = never> = (context: OperationContext<Input>) => Promise<unknown>
+
+/** What a handler of the five operations gets: the records, and nothing else of the store. */
+export type RecordsContext<Input> = OperationContext<Input, RecordsPort>
 
 type Operations = import('../contract/generated/openapi-types.ts').operations
 type JsonBody<T> = T extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined

@@ -1,6 +1,6 @@
 import type { components } from '../contract/generated/openapi-types.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../store/records.ts'
-import type { Tenant } from './tenant.ts'
+import type { TenantIds } from './tenant.ts'
 
 type Schemas = components['schemas']
 
@@ -14,7 +14,7 @@ type Stamp = { _organizationId: string; _environmentId: string }
  * every answer a hidden class of its own, slow to make, check and serialize (docs/decisions.md,
  * 2026-11-24).
  */
-function stamped<T extends object>(copy: T, tenant: Tenant): T & Stamp {
+function stamped<T extends object>(copy: T, tenant: TenantIds): T & Stamp {
   const out = copy as T & Stamp
   out._organizationId = tenant.organizationId
   out._environmentId = tenant.environmentId
@@ -22,17 +22,17 @@ function stamped<T extends object>(copy: T, tenant: Tenant): T & Stamp {
 }
 
 /** The stored entity, as the v1 credentials answer returns it. */
-export function presentSubscriber(record: StoredSubscriber, tenant: Tenant): Schemas['Subscriber'] {
+export function presentSubscriber(record: StoredSubscriber, tenant: TenantIds): Schemas['Subscriber'] {
   return stamped(Object.assign({}, record), tenant)
 }
 
 /** As GET v2 maps it: every field but `__v` (docs/behaviour.md §2.2). */
-export function presentSubscriberV2(record: StoredSubscriber, tenant: Tenant): Schemas['Subscriber'] {
+export function presentSubscriberV2(record: StoredSubscriber, tenant: TenantIds): Schemas['Subscriber'] {
   const { __v: _version, ...visible } = record
   return stamped(visible, tenant)
 }
 
-export function presentIntegration(record: StoredIntegration, tenant: Tenant): Schemas['Integration'] {
+export function presentIntegration(record: StoredIntegration, tenant: TenantIds): Schemas['Integration'] {
   const { priority: _priority, createdAt: _createdAt, ...visible } = record
   // Secrets are never echoed: the live service answers set-primary with empty credentials too.
   visible.credentials = {}
@@ -48,7 +48,7 @@ export function presentConnection(record: StoredChannelConnection): Schemas['Cha
  * As the live service's mark-as mapper returns it: without `contextKeys`, `template` and
  * `subscriber`, and with `_feedId` null when the message has none (docs/behaviour.md §2.5).
  */
-export function presentMessage(record: StoredMessage, tenant: Tenant): Schemas['Message'] {
+export function presentMessage(record: StoredMessage, tenant: TenantIds): Schemas['Message'] {
   const { template: _template, contextKeys: _contextKeys, ...rest } = record
   const message: Schemas['Message'] = stamped(rest, tenant)
   message._feedId = record._feedId ?? null

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto'
 
 /** Whose data a request sees: the API key names the tenant, and its ids derive from the key. */
-export interface Tenant {
+export interface TenantIds {
   readonly key: string
   readonly organizationId: string
   readonly environmentId: string
 }
 
 /** Keys seen recently, so a request does not hash its key twice; bounded like every cache here. */
-const known = new Map<string, Tenant>()
+const known = new Map<string, TenantIds>()
 const KNOWN_AT_MOST = 10_000
 
-export function tenantFor(key: string): Tenant {
+export function tenantFor(key: string): TenantIds {
   let tenant = known.get(key)
   if (!tenant) {
     if (known.size >= KNOWN_AT_MOST) known.clear()

@@ -1,21 +1,8 @@
 import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../store/records.ts'
-import type { SeedProgress } from './progress-counter.ts'
+import type { SeedSpec } from '../store/store.ts'
 
-export interface SeedVolumes {
-  /** Subscribers in all, the two well-known ones included. */
-  subscribers: number
-  channelConnections: number
-  /** Messages in all, the 13 well-known ones included; default 5 per generated subscriber. */
-  messages?: number
-}
-
-export interface SeedOptions extends SeedVolumes {
-  seed: number
-  /** The lively demo data set (src/seed/generators/demo.ts) instead of the plain generated records. */
-  demo?: boolean | undefined
-  /** Told how many records have been generated so far, of how many. */
-  onProgress?: SeedProgress | undefined
-}
+/** The volumes of a seed's description (SeedSpec). */
+export type SeedVolumes = Pick<SeedSpec, 'subscribers' | 'channelConnections' | 'messages'>
 
 export interface WellKnownRecords {
   subscribers: StoredSubscriber[]

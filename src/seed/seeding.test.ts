@@ -1,3 +1,4 @@
+import { MemoryClockKeeper, TenantClocks } from '../clock/tenant-clocks.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import { RequestJournal } from '../journal/request-journal.ts'
 import SwaggerParser from '@apidevtools/swagger-parser'
@@ -15,6 +16,7 @@ import type { MockServer } from '../app/create-mock-server.ts'
 import type { StoredMessage, TenantState } from '../store/records.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
+import { ADA } from '../../test/helpers/well-known.ts'
 
 const REFERENCE_DATE = '2025-01-01T00:00:00.000Z'
 const RECORD_SCHEMAS = {
@@ -138,7 +140,7 @@ describe('the default seeded state', () => {
     const ids = [...walk(seed, 'state')].filter(([, key, v]) => /^_(id|\w*Id)$/.test(key) && typeof v === 'string')
     expect(ids.length).toBeGreaterThan(1000)
     expect(ids.filter(([, , v]) => !/^[0-9a-f]{24}$/.test(v as string)).map(([path, , v]) => `${path}=${String(v)}`)).toEqual([])
-    const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    const res = await request(server.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
     expect(res.status).toBe(200)
     await expectContract('getSubscriber', res)
     expect([res.body._organizationId, res.body._environmentId]).toEqual([expect.stringMatching(/^[0-9a-f]{24}$/), expect.stringMatching(/^[0-9a-f]{24}$/)])
@@ -200,6 +202,8 @@ describe('the OpenAPI documents', () => {
         journal: new RequestJournal(1),
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
         faults: new FaultRules(),
+        clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
+        clean: async () => undefined,
         api: (await loadContracts()).api,
       }, 'open'),
     ),

@@ -2,25 +2,13 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
-import { readWellKnown, seedState, type SeedOptions } from './generators/seed.ts'
+import { readWellKnown, seedState } from './generators/seed.ts'
+import type { SeedProgress } from './progress-counter.ts'
 import { invariantProblems } from './state-invariants.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import { FixtureError } from './fixture-error.ts'
 import type { TenantState } from '../store/records.ts'
-
-/**
- * The user's records: a folder (`subscribers.json`, … one JSON array per kind), or one file in
- * the shape of `GET /__admin/state` (what `novu-mock seed --out` writes).
- */
-export interface UserFixtures {
-  dir: string
-  /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
-  mode: 'merge' | 'replace'
-}
-
-export interface SeedingOptions extends SeedOptions {
-  fixtures?: UserFixtures | undefined
-}
+import type { SeedSpec } from '../store/store.ts'
 
 type Kind = keyof TenantState
 const KINDS: readonly Kind[] = ['subscribers', 'integrations', 'channelConnections', 'messages']
@@ -32,9 +20,9 @@ const EMPTY: TenantState = { subscribers: [], integrations: [], channelConnectio
  * records (well-known and generated) are checked against that schema by the test suite instead:
  * loading the validator costs ~30 ms of every start-up.
  */
-export function seededState(options: SeedingOptions, admin: Contract): TenantState {
+export function seededState(options: SeedSpec, admin: Contract, onProgress?: SeedProgress): TenantState {
   const wellKnown = readWellKnown()
-  let state = seedState(options, wellKnown)
+  let state = seedState(options, onProgress, wellKnown)
   if (options.fixtures) {
     const validate = admin.operations.get('putState')?.validateBody
     if (!validate) throw new Error('spec/admin.yaml has no putState body')

@@ -1,11 +1,13 @@
-import { overlaid, overlaidTenant, rowsOfPut, rowsOfState } from './overlay.ts'
+import { overlaid, rowsOfPut, rowsOfState } from './overlay.ts'
 import type { TenantState } from './records.ts'
-import { isShared, type Change, type SavedStore, type SavedTenant, type StoreBackend } from './store-backend.ts'
+import { isShared, type Change, type SavedStore, type StoreBackend } from './store-backend.ts'
 import { sharedTenants, VersionConflict, writeFailure } from './shared-tenants.ts'
 import type { KeyedWrite, SeedSpec, Store } from './store.ts'
 import { countsOf, tenantDataFromState, stateFromTenantData, type TenantData } from './tenant-data.ts'
 import { infoOf, TenantMemory, type Snapshot } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
+import { tenantExpiry } from './tenant-expiry.ts'
+import { tenantLoader } from './tenant-loader.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -15,6 +17,10 @@ export interface LowdbStoreOptions {
   seedFor: (spec: SeedSpec) => Promise<TenantState>
   /** Where every change is made durable before it is applied; in memory alone when absent. */
   backend?: StoreBackend | undefined
+  /** Told of each tenant the store lets go of: released from memory at the bound, or `deleted` too (expired, or reset with all). */
+  onRelease?: (tenant: string, how: { deleted: boolean }) => void
+  /** A stored tenant not called for this long is deleted (`--tenant-ttl`); 0 or absent: never. */
+  tenantTtlMs?: number | undefined
 }
 
 const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
@@ -34,13 +40,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   let savedKeyRecords = saved.keyRecords
   let lastSeq = saved.maxSeq
   const nextSeq = () => ++lastSeq
-  /** Tenants of an earlier run not yet made again in memory. */
-  const unread = new Map<string, SavedTenant>(saved.tenants)
-  for (const [tenant, entry] of saved.tenants) {
-    registry.restore(tenant, { written: true, pinned: entry.seed !== undefined || entry.snapshots.length > 0 })
-    if (entry.seed) seedSpecs.set(tenant, entry.seed)
-  }
-  const loading = new Map<string, Promise<void>>()
+  const { loaded, forget } = tenantLoader(memory, backend, saved)
   const queues = new Map<string, Promise<unknown>>()
 
   /** Runs `task` after every earlier task of this tenant has settled. */
@@ -50,35 +50,14 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return run
   }
 
-  const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, options.maxTenants, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
-
-  /** Makes a tenant of an earlier run again: its seed, its rows over it, its snapshots. */
-  const load = async (tenant: string): Promise<void> => {
-    const entry = unread.get(tenant)
-    const seed = await memory.seedOf(tenant)
-    if (memory.has(tenant)) return
-    const { data, snapshots } = overlaidTenant(seed, entry)
-    memory.set(tenant, data, snapshots.size > 0 ? snapshots : undefined)
-    unread.delete(tenant)
-  }
-
-  /** Resolves once the tenant's records are in memory. */
-  const loaded = (tenant: string): Promise<void> | undefined => {
-    if (memory.has(tenant)) return undefined
-    let pending = loading.get(tenant)
-    if (!pending) {
-      pending = load(tenant).finally(() => loading.delete(tenant))
-      loading.set(tenant, pending)
-    }
-    return pending
-  }
+  const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
 
   /** Stores the change, with the idempotency record of the call that made it if any, if there is a backend; a failure is a StoreWriteFailed. */
-  const persist = async (change: Change, keyed?: KeyedWrite): Promise<void> => {
+  const persist = async (change: Change, keyed?: KeyedWrite, also?: Change): Promise<void> => {
     if (!backend) return
     try {
       if (remote) await remote.write(change)
-      else await backend.write(keyed ? [change, { type: 'keyRecord', tenant: change.tenant, ...keyed }] : [change])
+      else await backend.write([change, ...(keyed ? [{ type: 'keyRecord', tenant: change.tenant, ...keyed } as const] : []), ...(also ? [also] : [])])
     } catch (error) {
       throw writeFailure(error)
     }
@@ -98,26 +77,43 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   /** Marks the tenant used (a call of the API when `call`), dropping another to make room if need be; true when it is new. */
   const admit = (tenant: string, call: boolean): boolean => {
     const { created, evicted } = registry.admit(tenant, call)
-    if (evicted !== undefined) {
-      memory.drop(evicted)
-      queues.delete(evicted)
-      remote?.forget(evicted)
-    }
+    if (evicted !== undefined) release(evicted, false)
     return created
   }
 
-  /** Makes the store hold the tenant, its records in memory. */
-  const hold = async (tenant: string, call: boolean): Promise<void> => {
-    const created = admit(tenant, call)
+  /** Lets go of the tenant's memory (it comes back from its seed or its store); `deleted`: its store forgot it too. */
+  const release = (tenant: string, deleted: boolean): void => {
+    registry.remove(tenant)
+    memory.drop(tenant)
+    queues.delete(tenant)
+    calledAt.delete(tenant)
+    remote?.forget(tenant)
+    if (deleted) {
+      forget(tenant)
+      seedSpecs.delete(tenant)
+    }
+    options.onRelease?.(tenant, { deleted })
+  }
+
+  /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
+  const held = async (tenant: string, created: boolean): Promise<void> => {
     if (remote) return created ? remote.enter(tenant) : undefined
-    if (created && !unread.has(tenant) && !seedSpecs.has(tenant)) return memory.set(tenant, shared)
+    // Without a backend, a new tenant is its seed; with one, it may be a tenant released earlier.
+    if (created && !backend && !seedSpecs.has(tenant)) return memory.set(tenant, shared)
     // Awaited only when there is something to wait for: every call opens its tenant.
     const pending = loaded(tenant)
     if (pending) await pending
   }
 
   /** A change is about to be made: it is made to a tenant the store holds, and loaded. */
-  const holdForChange = (tenant: string): Promise<void> | undefined => (registry.has(tenant) ? loaded(tenant) : hold(tenant, false))
+  const holdForChange = (tenant: string): Promise<void> | undefined => {
+    touch(tenant)
+    return registry.has(tenant) ? loaded(tenant) : held(tenant, admit(tenant, false))
+  }
+
+  /** A tenant the store does not hold, as its backend has it (a released one, or another process's), left unheld. */
+  const readStored = backend?.tenant?.bind(backend)
+  const stored = remote ? remote.peek : readStored ? async (tenant: string) => memory.madeOf(await readStored(tenant)) : undefined
 
   /**
    * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
@@ -131,22 +127,34 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         return work(memory.dataOf(tenant))
       })
     }
-    if (remote) return remote.peek(tenant).then(({ data }) => work(data))
+    if (stored) return stored(tenant).then(({ data }) => work(data))
     return Promise.resolve().then(() => work(shared))
   }
 
   /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
   const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
-    if (!registry.has(tenant)) return remote ? (await remote.peek(tenant)).snapshots : undefined
+    if (!registry.has(tenant)) return stored ? (await stored(tenant)).snapshots : undefined
     await serialized(tenant, async () => current(tenant))
     return memory.snapshotsHeld(tenant)
   }
 
   const snapshotOf = async (tenant: string, name: string) => (await snapshotsNow(tenant))?.get(name)
 
+  const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
+
   const store: Store = {
-    open(tenant) {
-      return hold(tenant, true)
+    async open(tenant) {
+      const created = admit(tenant, true)
+      // In flight from now: no other key's arrival releases it while its records load.
+      const end = registry.begin(tenant)
+      try {
+        await held(tenant, created)
+      } catch (error) {
+        end()
+        throw error
+      }
+      touch(tenant)
+      return end
     },
 
     read(tenant, work) {
@@ -188,6 +196,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       if (registry.has(tenant) || (remote && (await remote.hasState(tenant)))) return undefined
       admit(tenant, false)
       registry.pin(tenant)
+      touch(tenant)
       try {
         await persist({ type: 'createTenant', tenant, seed: { options: spec } })
       } catch (error) {
@@ -201,21 +210,27 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async reset(tenant) {
-      // A tenant the store does not hold is its seed already (a created one is always held), unless another process wrote it.
+      // A tenant the store does not hold is its seed already (a created one is always held), unless it is stored: released, or written by another process.
       if (!registry.has(tenant)) {
-        if (!remote || !(await remote.hasState(tenant))) return
+        const stored = remote ? await remote.hasState(tenant) : (await backend?.tenant?.(tenant)) !== undefined
+        if (!stored) return
         await holdForChange(tenant)
       }
       return changing(tenant, async () => {
         const seed = await memory.seedOf(tenant)
-        await persist({ type: 'replace', tenant, rows: [] })
+        await persist({ type: 'replace', tenant, rows: [] }, undefined, { type: 'forgetKeyRecords', tenant })
         memory.apply(tenant, seed)
       })
     },
 
     async resetAll() {
       const everywhere = remote ? (await remote.tenants()).map(({ tenant }) => tenant) : []
-      await Promise.all([...new Set([...registry.keys(), ...everywhere])].map((tenant) => store.reset(tenant)))
+      const all = [...new Set([...registry.keys(), ...everywhere])]
+      await Promise.all(all.map((tenant) => store.reset(tenant)))
+      // Released, but for created tenants and, in memory alone, the ones holding snapshots (they stay).
+      for (const tenant of all) {
+        if (registry.has(tenant) && !registry.isPinned(tenant) && (backend || !memory.snapshotsHeld(tenant)?.size)) release(tenant, true)
+      }
     },
 
     async saveSnapshot(tenant, name, at) {
@@ -252,13 +267,18 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         const snapshot = memory.snapshotsHeld(tenant)?.get(name)
         if (!snapshot) return undefined
         await persist({ type: 'deleteSnapshot', tenant, name })
-        memory.snapshotsHeld(tenant)?.delete(name)
+        memory.dropSnapshot(tenant, name)
         return infoOf(name, snapshot)
       })
     },
 
+    released: () => registry.released,
+
     async tenants() {
-      const held = registry.list().map(({ tenant, written, pinned, calls }) => ({ key: tenant, calls, kept: written || pinned, created: seedSpecs.has(tenant) }))
+      const held = registry.list().map(({ tenant, written, pinned, calls }) => {
+        const kept = written || pinned || (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
+        return { key: tenant, calls, kept, created: seedSpecs.has(tenant) }
+      })
       if (!remote) return held
       const elsewhere = (await remote.tenants()).filter(({ tenant }) => !registry.has(tenant))
       return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]
@@ -268,6 +288,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return persist({ type: 'keyRecord', tenant, record, keep })
     },
 
+    keepClock: (tenant, clock) => persist({ type: 'clock', tenant, clock }),
+    savedClocks: () => saved.clocks ?? [],
+
     savedKeyRecords() {
       const records = savedKeyRecords
       savedKeyRecords = []
@@ -275,10 +298,13 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async health() {
-      return { kind: backend?.kind ?? 'memory', reachable: (await backend?.reachable?.()) ?? true }
+      const reachable = (await backend?.reachable?.()) ?? true
+      const stored = reachable ? await backend?.storedTenants?.() : undefined
+      return { kind: backend?.kind ?? 'memory', reachable, ...(stored === undefined ? {} : { stored }) }
     },
 
     async close() {
+      clearInterval(sweeping)
       await Promise.all([...queues.values()])
       await backend?.close()
     },

@@ -1,9 +1,11 @@
-import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
-import { ADMIT, LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
+import { describeSeed, sameSeed } from './file-seed.ts'
+import { LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, TenantLimitReached } from './store.ts'
-import { connectRedis, KEY_PREFIX, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { StoreFileError, type SeedSpec } from './store.ts'
+import { confirmedWrites } from './redis-wait.ts'
+import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -14,16 +16,15 @@ interface Scripts {
   /** The number of keys first: a put's idempotency record is a key of its own. */
   novuPuts(keys: number, ...args: (string | number)[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
-  novuAdmit(key: string, tenant: string, max: number, claim: string): Promise<number>
 }
 type Nested = string | number | null | Nested[]
 type SinceAnswer = [number, ...Nested[]]
 
 /** Connects to the Redis at `url` and opens the backend on it (openRedisOn). */
-export async function openRedis(url: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedis(url: string, seed: SeedSpec, limits: RedisLimits = {}): Promise<SharedBackend> {
   const client = await connectRedis(url)
   try {
-    return await openRedisOn(client, redactedUrl(url), seed, maxTenants, limits)
+    return await openRedisOn(client, redactedUrl(url), seed, limits)
   } catch (error) {
     client.disconnect()
     throw error
@@ -34,15 +35,15 @@ export async function openRedis(url: string, seed: FileSeed, maxTenants: number,
  * The backend on a connected client, once the seed options Redis records (recorded at the first
  * start) are this instance's: another instance's options stop this one, its records lie over another seed.
  */
-export async function openRedisOn(client: RedisClient, where: string, seed: FileSeed, maxTenants: number, limits: RedisLimits = {}): Promise<SharedBackend> {
+export async function openRedisOn(client: RedisClient, where: string, seed: SeedSpec, limits: RedisLimits = {}): Promise<SharedBackend> {
   await client.set(SEED_KEY, JSON.stringify(seed), 'NX')
-  const stored = JSON.parse((await client.get(SEED_KEY))!) as FileSeed
+  const stored = JSON.parse((await client.get(SEED_KEY))!) as SeedSpec
   if (!sameSeed(stored, seed)) {
     throw new StoreFileError(
       `--redis ${where} holds tenants made with the seed options ${describeSeed(stored)}; this instance was started with ${describeSeed(seed)}: start it with those, or use another Redis database`,
     )
   }
-  return redisBackend(client, maxTenants, limits)
+  return redisBackend(client, limits)
 }
 
 /** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
@@ -58,21 +59,27 @@ export interface RedisLimits {
    * stays small whatever the states put.
    */
   listedChange?: number
+  /** Replicas that must have a write before it is acknowledged, at most those its master has (redis-wait.ts); 1 by default. */
+  waitReplicas?: number
 }
 
 /** A change listed as `reload`: the instances behind it read the tenant again. */
 const RELOAD = 'reload'
 
-export function redisBackend(client: RedisClient, maxTenants: number, { listedChange = 64 * 1024 }: RedisLimits = {}): SharedBackend {
-  client.defineCommand('novuWrite', { numberOfKeys: 6, lua: WRITE })
-  client.defineCommand('novuPuts', { lua: PUTS })
-  client.defineCommand('novuSince', { numberOfKeys: 5, lua: SINCE })
-  client.defineCommand('novuAdmit', { numberOfKeys: 1, lua: ADMIT })
-  const scripts = client as unknown as Scripts
-  const admit = async (tenant: string, claim: boolean) => (await scripts.novuAdmit(TENANTS_KEY, tenant, maxTenants, claim ? 'claim' : '')) === 1
+export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, waitReplicas = 1 }: RedisLimits = {}): SharedBackend {
+  const scripts = defineScripts<Scripts>(client, {
+    novuWrite: { numberOfKeys: 6, lua: WRITE },
+    novuPuts: { lua: PUTS },
+    novuSince: { numberOfKeys: 5, lua: SINCE },
+  })
+  const confirmed = confirmedWrites(client, waitReplicas)
+  /** The scripts queued on a write's pipeline (confirmed): their answers come with the pipeline's. */
+  const queued = (pipeline: unknown) => pipeline as Scripts
+  /** A tenant's first change lists it among the tenants with state (no bound: each instance bounds its own memory). */
+  const listTenant = async (tenant: string, version: number) => void (version === 0 && (await client.sadd(TENANTS_KEY, tenant)))
 
   return {
-    kind: 'redis',
+    kind: modeOf(client),
     reachable: () => answersPing(client),
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
@@ -82,10 +89,10 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
     },
 
     async writeAt(tenant, version, change) {
-      if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
+      await listTenant(tenant, version)
       const keys = keysOf(tenant)
       const name = 'name' in change ? change.name : ''
-      const answer = await scripts.novuWrite(
+      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuWrite(
         keys.meta,
         keys.rows,
         keys.log,
@@ -100,12 +107,12 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
         ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
-      )
+      ))
       return answer === -1 ? 'conflict' : answer
     },
 
     async putsAt(tenant, version, puts) {
-      if (version === 0 && !(await admit(tenant, true))) throw new TenantLimitReached(maxTenants)
+      await listTenant(tenant, version)
       const keys = keysOf(tenant)
       const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
       const args = puts.flatMap(({ rows, record }) => [
@@ -114,7 +121,7 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
         rows.length,
         ...rows.flatMap(rowArguments),
       ])
-      const answer = await scripts.novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args)
+      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args))
       return answer === -1 ? 'conflict' : answer
     },
 
@@ -125,13 +132,13 @@ export function redisBackend(client: RedisClient, maxTenants: number, { listedCh
       return update === RELOAD ? (updateOf(await ask(-1)) as TenantUpdate) : update
     },
 
-    admits: (tenant) => admit(tenant, false),
+    storedTenants: () => client.scard(TENANTS_KEY),
 
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
-      // One round trip; the tenants' keys lie on several slots of a cluster, so not one script.
-      const seeds = (await client.pipeline(tenants.map((tenant) => ['hexists', keysOf(tenant).meta, 'seed'])).exec()) ?? []
-      return tenants.map((tenant, i) => ({ tenant, created: seeds[i]?.[1] === 1 }))
+      // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
+      const seeds = await Promise.all(tenants.map((tenant) => client.hexists(keysOf(tenant).meta, 'seed')))
+      return tenants.map((tenant, i) => ({ tenant, created: seeds[i] === 1 }))
     },
 
     async close() {

@@ -9,8 +9,13 @@ import { tenantKeyBase } from './redis-connection.ts'
  *   status                the answer's status; 0 while the first call runs
  *   answer                the answer's body as JSON, once finished
  *   token                 the running call's own token, while it runs
- * A running call's record lives a few seconds unless renewed; a finished one, 24 hours.
+ *   expiresAt             when it expires in the tenant's time (docs/behaviour.md §8), once finished
+ * A running call's record lives a few seconds of real time unless renewed; a finished one is
+ * dropped by Redis a day of real time after it was stored, and counts as gone from `expiresAt`.
  */
+
+/** A finished record's life in Redis, in real time: the tenant's clock says when it expires before that. */
+const KEPT_REAL_MS = 24 * 60 * 60 * 1000
 
 /** The hash of one key's record; `recordKeyPrefix` + the key. */
 export const keyRecordKey = (tenant: string, key: string): string => `${recordKeyPrefix(tenant)}${key}`
@@ -22,10 +27,10 @@ export const keyOrderKey = (tenant: string): string => `${tenantKeyBase(tenant)}
 export const keyRecordJson = ({ method, path, print, status, answer, expiresAt }: KeyRecord): string =>
   JSON.stringify({ method, path, print, status: String(status), answer, expiresAt: String(expiresAt) })
 
-/** Lua: stores the finished record `json` (keyRecordJson) in the hash `key`, until its time. */
+/** Lua: stores the finished record `json` (keyRecordJson) in the hash `key`. */
 export const KEEP_RECORD = (key: string, json: string): string => `
 local finished = cjson.decode(${json})
-redis.call('HSET', ${key}, 'method', finished.method, 'path', finished.path, 'print', finished.print, 'status', finished.status, 'answer', finished.answer)
+redis.call('HSET', ${key}, 'method', finished.method, 'path', finished.path, 'print', finished.print, 'status', finished.status, 'answer', finished.answer, 'expiresAt', finished.expiresAt)
 redis.call('HDEL', ${key}, 'token')
-redis.call('PEXPIREAT', ${key}, finished.expiresAt)
+redis.call('PEXPIRE', ${key}, ${KEPT_REAL_MS})
 `

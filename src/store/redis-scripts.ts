@@ -5,7 +5,8 @@ import { KEEP_RECORD } from './redis-key-records.ts'
  * change is stored whole or not at all, and a process killed at any moment leaves no half of one.
  * Every key a script touches belongs to one tenant and carries its hash tag, so the scripts run on
  * Redis Cluster too. A tenant's keys, after its prefix `novu-mock:{tenant}:`:
- *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON)
+ *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON),
+ *             acks (always 0: written to wait for the replicas, redis-wait.ts)
  *   rows      hash: `kind id` → `seq\n record JSON` (the record `null`: a seeded one removed)
  *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt
@@ -126,12 +127,4 @@ for _, name in ipairs(redis.call('LRANGE', snapshots, 0, -1)) do
   table.insert(saved, {name, redis.call('HGET', snapshotAt, name), redis.call('HGETALL', ARGV[2] .. name)})
 end
 return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved}
-`
-
-/** KEYS: the set of tenants with state. ARGV: tenant, bound, `claim` to count it in. Answers 1 when it may be served. */
-export const ADMIT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
-if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == 'claim' then redis.call('SADD', KEYS[1], ARGV[1]) end
-return 1
 `

@@ -1,8 +1,7 @@
 import { overlaid, putOver } from './overlay.ts'
 import { readBatches, turnBatches } from './turn-batches.ts'
-import { reached } from './redis-connection.ts'
 import type { Change, OverlayRow, SharedBackend, SharedPut } from './store-backend.ts'
-import { StoreWriteFailed, TenantLimitReached, type KeyedWrite, type TenantTransaction } from './store.ts'
+import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } from './store.ts'
 import type { TenantData } from './tenant-data.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
@@ -13,9 +12,9 @@ const MAX_TRIES = 1000
 /** Another process changed the tenant first: the change is made again over the tenant as it now stands. */
 export class VersionConflict extends Error {}
 
-/** A backend's failure as the store answers it: a conflict and the tenant bound as they are, anything else a StoreWriteFailed. */
+/** A backend's failure as the store answers it: a conflict as it is, anything else a StoreWriteFailed. */
 export const writeFailure = (error: unknown): unknown =>
-  error instanceof VersionConflict || error instanceof TenantLimitReached ? error : new StoreWriteFailed(error)
+  error instanceof VersionConflict ? error : new StoreWriteFailed(error)
 
 /** How one try of a change over the tenant as held ended: it holds; or it goes again, after a sync or over the version just synced. */
 type Tried = 'held' | 'behind' | 'current'
@@ -52,14 +51,15 @@ interface Ran {
  * the tenant as it then stands when another process wrote first, so that no client ever sees the
  * conflict (docs/decisions.md).
  */
-export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, maxTenants: number, rowsOf: RowsOf) {
+export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, rowsOf: RowsOf) {
   /** The version of each tenant held in memory. */
   const versions = new Map<string, number>()
   const { registry } = memory
 
   /** Writes a tenant's change over the version held. */
   const write = async (change: Change): Promise<void> => {
-    if (change.type === 'keyRecord') return
+    // Redis keeps these itself, outside the tenant's versions (the policies' adapters, the clocks).
+    if (change.type === 'keyRecord' || change.type === 'forgetKeyRecords' || change.type === 'touch' || change.type === 'clock') return
     const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
@@ -74,7 +74,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
       if (update.tenant) registry.markWritten(tenant)
-      if (update.tenant?.seed || made.snapshots.size > 0) registry.pin(tenant)
+      if (update.tenant?.seed) registry.pin(tenant)
     }
     versions.set(tenant, update.version)
   }
@@ -97,8 +97,11 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
         return snapshot && memory.apply(tenant, snapshot.data)
       }
       case 'deleteSnapshot':
-        return void memory.snapshotsHeld(tenant)?.delete(change.name)
+        return memory.dropSnapshot(tenant, change.name)
       case 'keyRecord':
+      case 'clock':
+      case 'forgetKeyRecords':
+      case 'touch':
         return
     }
   }
@@ -198,16 +201,15 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   const joinWrite = turnBatches<Queued>(serialized, (tenant, transactions) => writeAll(tenant, transactions))
 
-  /** A write's answer; a failure but the tenant bound's is a StoreWriteFailed. */
+  /** A write's answer; a failure is a StoreWriteFailed. */
   const stored = <T>(asked: Promise<T>): Promise<T> =>
     asked.catch((error: unknown) => {
       throw writeFailure(error)
     })
 
-  /** A tenant new to this process: within the bound over every process, and read from there. */
+  /** A tenant new to this process, read from the shared backend. */
   const enter = async (tenant: string): Promise<void> => {
     try {
-      if (!(await reached(remote.admits(tenant)))) throw new TenantLimitReached(maxTenants)
       await serialized(tenant, () => sync(tenant))
     } catch (error) {
       registry.remove(tenant)

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
+import { clockFromText, type KeptClock } from '../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
 import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
 import type { KeyRecord } from './store.ts'
@@ -20,7 +21,12 @@ CREATE TABLE IF NOT EXISTS key_records (
   tenant TEXT NOT NULL, key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, print TEXT NOT NULL,
   status INTEGER NOT NULL, answer TEXT NOT NULL, expires_at INTEGER NOT NULL, UNIQUE (tenant, key));
 CREATE INDEX IF NOT EXISTS key_records_by_tenant ON key_records (tenant);
+CREATE TABLE IF NOT EXISTS clocks (tenant TEXT PRIMARY KEY, clock TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tenant_calls (tenant TEXT PRIMARY KEY, called_at INTEGER NOT NULL) WITHOUT ROWID;
 `
+
+/** Every tenant with state: a seed of its own, rows or snapshots. */
+const STORED = 'SELECT tenant FROM tenants UNION SELECT tenant FROM records UNION SELECT tenant FROM snapshots'
 
 interface RowOfTable {
   tenant: string
@@ -40,6 +46,9 @@ export function sqliteBackend(db: Database): StoreBackend {
   const writeAll = db.transaction((changes: readonly Change[]) => {
     for (const change of changes) statements.apply(change)
   })
+  const expireAll = db.transaction((tenants: readonly string[]) => {
+    for (const tenant of tenants) statements.drop(tenant)
+  })
   let batch: Change[] = []
   let closed = false
   const flush = () => {
@@ -54,6 +63,15 @@ export function sqliteBackend(db: Database): StoreBackend {
   return {
     kind: 'sqlite',
     load: async () => load(db),
+    tenant: async (tenant) => load(db, tenant).tenants.get(tenant),
+    storedTenants: async () => db.prepare<[], number>(`SELECT count(*) FROM (${STORED})`).pluck().get() ?? 0,
+    async expire(before) {
+      // What this turn gathered is written first, by its own grouped write: a tenant it touched is not expired.
+      await writeThisTick()
+      const gone = db.prepare<[number], string>('SELECT tenant FROM tenant_calls WHERE called_at < ?').pluck().all(before)
+      if (gone.length > 0) expireAll(gone)
+      return gone
+    },
     write(changes) {
       batch.push(...changes)
       return writeThisTick()
@@ -85,6 +103,11 @@ function prepare(db: Database) {
   const keepNewestKeys = run(
     'DELETE FROM key_records WHERE tenant = ? AND rowid <= (SELECT rowid FROM key_records WHERE tenant = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)',
   )
+  const putClock = run('INSERT OR REPLACE INTO clocks VALUES (?, ?)')
+  const dropClock = run('DELETE FROM clocks WHERE tenant = ?')
+  const putCall = run('INSERT OR REPLACE INTO tenant_calls VALUES (?, ?)')
+  const dropKeyRecords = run('DELETE FROM key_records WHERE tenant = ?')
+  const dropTenant = ['tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'tenant_calls', 'clocks'].map((table) => run(`DELETE FROM ${table} WHERE tenant = ?`))
   const putRows = (tenant: string, rows: readonly OverlayRow[]) => {
     for (const { kind, id, record, seq } of rows) {
       const text = record === null ? null : JSON.stringify(record)
@@ -93,6 +116,10 @@ function prepare(db: Database) {
     }
   }
   return {
+    /** Everything stored of the tenant goes. */
+    drop(tenant: string): void {
+      for (const remove of dropTenant) remove(tenant)
+    },
     apply(change: Change): void {
       const { tenant } = change
       switch (change.type) {
@@ -125,13 +152,29 @@ function prepare(db: Database) {
           keepNewestKeys(tenant, tenant, change.keep)
           return
         }
+        case 'clock':
+          if (change.clock === undefined) dropClock(tenant)
+          else putClock(tenant, JSON.stringify(change.clock))
+          return
+        case 'forgetKeyRecords':
+          return void dropKeyRecords(tenant)
+        case 'touch':
+          return void putCall(tenant, change.at)
       }
     },
   }
 }
 
-/** Everything stored, but the idempotency records past their time (dropped here). */
-function load(db: Database): SavedStore {
+/**
+/**
+ * Everything stored: with `only`, that tenant's records, snapshots and seed alone. Idempotency
+ * records past their time are kept: their time is the tenant's clock's (docs/behaviour.md §8),
+ * which a restart does not know, so a key sent again judges them. A tenant with state but no call
+ * time yet (a file of an earlier version) counts as called now.
+ */
+function load(db: Database, only?: string): SavedStore {
+  const where = only === undefined ? '' : ' WHERE tenant = ?'
+  const params = only === undefined ? [] : [only]
   const tenants = new Map<string, SavedTenant>()
   const entryOf = (tenant: string): SavedTenant => {
     let entry = tenants.get(tenant)
@@ -139,26 +182,32 @@ function load(db: Database): SavedStore {
     return entry
   }
   const rowOf = (row: RowOfTable): OverlayRow => ({ kind: row.kind, id: row.id, seq: row.seq, record: row.record === null ? null : JSON.parse(row.record) })
-  for (const { tenant, seed } of db.prepare<[], { tenant: string; seed: string }>('SELECT tenant, seed FROM tenants').iterate()) {
+  for (const { tenant, seed } of db.prepare<unknown[], { tenant: string; seed: string }>(`SELECT tenant, seed FROM tenants${where}`).iterate(...params)) {
     entryOf(tenant).seed = JSON.parse(seed) as TenantSeed
   }
-  for (const row of db.prepare<[], RowOfTable>('SELECT * FROM records').iterate()) entryOf(row.tenant).rows.push(rowOf(row))
+  for (const row of db.prepare<unknown[], RowOfTable>(`SELECT * FROM records${where}`).iterate(...params)) entryOf(row.tenant).rows.push(rowOf(row))
   const snapshots = new Map<string, OverlayRow[]>()
-  const snapshotQuery = db.prepare<[], { tenant: string; name: string; created_at: string }>('SELECT tenant, name, created_at FROM snapshots ORDER BY rowid')
-  for (const { tenant, name, created_at } of snapshotQuery.iterate()) {
+  const snapshotQuery = db.prepare<unknown[], { tenant: string; name: string; created_at: string }>(`SELECT tenant, name, created_at FROM snapshots${where} ORDER BY rowid`)
+  for (const { tenant, name, created_at } of snapshotQuery.iterate(...params)) {
     const rows: OverlayRow[] = []
     snapshots.set(JSON.stringify([tenant, name]), rows)
     entryOf(tenant).snapshots.push({ name, createdAt: created_at, rows })
   }
-  for (const row of db.prepare<[], RowOfTable & { name: string }>('SELECT * FROM snapshot_records').iterate()) {
+  for (const row of db.prepare<unknown[], RowOfTable & { name: string }>(`SELECT * FROM snapshot_records${where}`).iterate(...params)) {
     snapshots.get(JSON.stringify([row.tenant, row.name]))?.push(rowOf(row))
   }
+  if (only !== undefined) return { tenants, maxSeq: 0, keyRecords: [] }
+  db.prepare(`INSERT OR IGNORE INTO tenant_calls SELECT tenant, ? FROM (${STORED})`).run(Date.now())
   const maxSeq = db.prepare<[], number>('SELECT max(coalesce((SELECT max(seq) FROM records), 0), coalesce((SELECT max(seq) FROM snapshot_records), 0))').pluck().get() ?? 0
-  db.prepare('DELETE FROM key_records WHERE expires_at <= ?').run(Date.now())
   const keyQuery = db.prepare<[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>('SELECT * FROM key_records ORDER BY rowid')
   const keyRecords = keyQuery.all().map(({ tenant, expires_at, key, method, path, print, status, answer }) => ({
     tenant,
     record: { key, method, path, print, status, answer, expiresAt: expires_at },
   }))
-  return { tenants, maxSeq, keyRecords }
+  const clocks = new Map<string, KeptClock>()
+  for (const { tenant, clock } of db.prepare<[], { tenant: string; clock: string }>('SELECT tenant, clock FROM clocks').iterate()) {
+    const kept = clockFromText(clock)
+    if (kept !== undefined) clocks.set(tenant, kept)
+  }
+  return { tenants, maxSeq, keyRecords, clocks }
 }

@@ -1,3 +1,4 @@
+import type { KeptClock } from '../clock/clock-setting.ts'
 import type { TenantState } from './records.ts'
 import type { KeyRecord, SeedSpec, StoreKind } from './store.ts'
 
@@ -31,6 +32,12 @@ export interface StoreBackend {
   /** What an earlier run stored: read once, when the store starts. */
   load(): Promise<SavedStore>
   write(changes: readonly Change[]): Promise<void>
+  /** One tenant as stored (undefined: nothing stored): a tenant released from memory comes back from it. */
+  tenant?(tenant: string): Promise<SavedTenant | undefined>
+  /** Deletes every tenant not called since `before` (ms since the epoch, as `touch` stored it); answers them. */
+  expire?(before: number): Promise<string[]>
+  /** How many tenants have state stored. */
+  storedTenants?(): Promise<number>
   /** Releases the backend (and its lock); called once, after the last write settled. */
   close(): Promise<void>
 }
@@ -68,6 +75,12 @@ export type Change =
   | { type: 'deleteSnapshot'; tenant: string; name: string }
   /** A finished idempotency record (replacing one of the same key); only the tenant's newest `keep` need be kept. */
   | { type: 'keyRecord'; tenant: string; record: KeyRecord; keep: number }
+  /** The tenant's clock (docs/behaviour.md §8); undefined: none kept, the starting clock. */
+  | { type: 'clock'; tenant: string; clock: KeptClock | undefined }
+  /** The tenant's idempotency records are gone (a reset). */
+  | { type: 'forgetKeyRecords'; tenant: string }
+  /** The tenant was called at `at` (ms since the epoch): what `--tenant-ttl` counts from. */
+  | { type: 'touch'; tenant: string; at: number }
 
 export interface SavedSnapshot {
   name: string
@@ -90,6 +103,8 @@ export interface SavedStore {
   maxSeq: number
   /** Unexpired idempotency records, oldest first. */
   keyRecords: { tenant: string; record: KeyRecord }[]
+  /** The tenants' clocks, where one was set (a backend that keeps none leaves it out). */
+  clocks?: Map<string, KeptClock>
 }
 
 /**
@@ -106,15 +121,13 @@ export interface SavedStore {
 export interface SharedBackend extends StoreBackend {
   /** What changed in the tenant after `version` (-1: nothing held yet), or, when that is no longer kept, the whole tenant. */
   since(tenant: string, version: number): Promise<TenantUpdate>
-  /** Stores the tenant's change over `version`; answers the new version, or `conflict` when the tenant is past `version`. A tenant's first change throws TenantLimitReached when the bound is full. */
+  /** Stores the tenant's change over `version`; answers the new version, or `conflict` when the tenant is past `version`. */
   writeAt(tenant: string, version: number, change: Change): Promise<number | 'conflict'>
   /**
    * Stores the puts of several transactions of the tenant over `version`, in order, as one unit,
    * each with the idempotency record of the call that made it if any; answers as `writeAt`.
    */
   putsAt(tenant: string, version: number, puts: readonly SharedPut[]): Promise<number | 'conflict'>
-  /** Whether a tenant may be served: it has state, or there is room for one more over every process (`--max-tenants`). */
-  admits(tenant: string): Promise<boolean>
   /** Every tenant with state, over every process, and whether it was created with a seed of its own. */
   tenants(): Promise<{ tenant: string; created: boolean }[]>
 }

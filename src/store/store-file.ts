@@ -5,17 +5,16 @@ import { readJsonStore } from './json-store-file.ts'
 import type { TenantState } from './records.ts'
 import { SCHEMA, sqliteBackend } from './sqlite-backend.ts'
 import type { StoreBackend } from './store-backend.ts'
-import { StoreFileError } from './store.ts'
-import { describeSeed, sameSeed, type FileSeed } from './file-seed.ts'
+import { StoreFileError, type SeedSpec } from './store.ts'
+import { describeSeed, sameSeed } from './file-seed.ts'
 
-export type { FileSeed }
 
 type Database = BetterSqlite3.Database
 
 /** A store file, open and locked, before its tenants are read: they need the seed, which needs its options. */
 export interface StoreFile {
   /** The seed options the file was written with; the requested ones for a new file. */
-  readonly seed: FileSeed
+  readonly seed: SeedSpec
   /** The backend over the file, given the seed made from `seed` (a JSON store file is converted now). */
   backend(seed: TenantState): Promise<StoreBackend>
 }
@@ -23,6 +22,7 @@ export interface StoreFile {
 const FORMAT = 'novu-mock store 1'
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')
 const INSTALL = 'npm install better-sqlite3@12'
+const REBUILD = 'npm rebuild better-sqlite3'
 
 /**
  * Opens the file `--db` names, known by its content rather than its name: a new or empty file
@@ -30,7 +30,7 @@ const INSTALL = 'npm install better-sqlite3@12'
  * converted to SQLite (the JSON kept beside it). The file stays locked while this process runs.
  * With other seed options than the file's, `warn` says so and the file's are used.
  */
-export async function openStoreFile(file: string, requested: FileSeed, warn: (line: string) => void): Promise<StoreFile> {
+export async function openStoreFile(file: string, requested: SeedSpec, warn: (line: string) => void): Promise<StoreFile> {
   const content = contentOf(file)
   checkWritable(file)
   const Database = await loadDriver()
@@ -43,7 +43,7 @@ export async function openStoreFile(file: string, requested: FileSeed, warn: (li
     return { seed: requested, backend }
   }
   const db = open(Database, file, requested)
-  const stored = JSON.parse(db.prepare<[], string>(`SELECT value FROM meta WHERE name = 'seed'`).pluck().get()!) as FileSeed
+  const stored = JSON.parse(db.prepare<[], string>(`SELECT value FROM meta WHERE name = 'seed'`).pluck().get()!) as SeedSpec
   if (!sameSeed(stored, requested)) warn(`${file} was written with the seed options ${describeSeed(stored)}; using them, not the ${describeSeed(requested)} given`)
   return { seed: stored, backend: async () => sqliteBackend(db) }
 }
@@ -81,15 +81,29 @@ function checkWritable(file: string): void {
 
 type Driver = typeof BetterSqlite3
 
-/** better-sqlite3 is an optional dependency, loaded only for --db: `npx novu-mock` never builds it. */
+/**
+ * better-sqlite3 is an optional dependency, loaded only for --db: `npx novu-mock` never builds it.
+ * Its native part loads with the first database, so one in memory is opened here: an install with
+ * `--ignore-scripts` has the package without its build, which would otherwise fail later in a
+ * dozen lines of paths.
+ */
 async function loadDriver(): Promise<Driver> {
+  let Driver: Driver
   try {
     // A CommonJS module: its exports arrive as `default` (typed by `export =`, without it).
-    return ((await import('better-sqlite3')) as unknown as { default: Driver }).default
+    Driver = ((await import('better-sqlite3')) as unknown as { default: Driver }).default
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? 'is not installed' : `does not load (${(error as Error).message.split('\n')[0]})`
     throw new StoreFileError(`--db needs the optional package better-sqlite3, which ${reason}: run ${INSTALL}`)
   }
+  try {
+    new Driver(':memory:').close()
+  } catch (error) {
+    const unbuilt = /bindings file/.test((error as Error).message)
+    const reason = unbuilt ? 'is installed without its native build (an install with --ignore-scripts skips it)' : `does not load (${(error as Error).message.split('\n')[0]})`
+    throw new StoreFileError(`--db needs the optional package better-sqlite3, which ${reason}: run ${REBUILD}`)
+  }
+  return Driver
 }
 
 /**
@@ -97,7 +111,7 @@ async function loadDriver(): Promise<Driver> {
  * lock until the process ends, so a second process fails here. WAL with synchronous=FULL: a
  * commit is on disk (synced) before the write that asked for it is answered.
  */
-function open(Database: Driver, file: string, requested: FileSeed): Database {
+function open(Database: Driver, file: string, requested: SeedSpec): Database {
   let db: Database | undefined
   try {
     db = new Database(file, { timeout: 0 })
@@ -121,7 +135,7 @@ function open(Database: Driver, file: string, requested: FileSeed): Database {
 }
 
 const hasOtherTables = (db: Database) =>
-  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records')`).pluck().get()! > 0
+  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'clocks', 'tenant_calls')`).pluck().get()! > 0
 
 function openError(file: string, error: unknown): StoreFileError {
   if (error instanceof StoreFileError) return error
@@ -143,7 +157,7 @@ function openError(file: string, error: unknown): StoreFileError {
  * puts it in the JSON's place; the JSON stays beside it as a backup, whose name is returned. Until
  * the last rename the JSON file is where it was, so a start that stops half-way converts again.
  */
-async function convertJsonStore(Database: Driver, file: string, requested: FileSeed, seed: TenantState): Promise<string> {
+async function convertJsonStore(Database: Driver, file: string, requested: SeedSpec, seed: TenantState): Promise<string> {
   const changes = readJsonStore(file, seed)
   const temporary = `${file}.converting`
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${temporary}${suffix}`, { force: true })

@@ -1,3 +1,4 @@
+import type { KeptClock } from '../clock/clock-setting.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -52,13 +53,34 @@ export interface TenantTransaction extends TenantView {
   putMessage(record: StoredMessage): void
 }
 
-/** What a seed is made from (fixtures/seed.ts): the same options make the same records. */
+/**
+ * A seed's description, the one type for it from the flags to a store's record of it: the same
+ * description makes the same records (src/seed/generators/seed.ts).
+ */
 export interface SeedSpec {
   seed: number
+  /** The lively demo data set (src/seed/generators/demo.ts) instead of the plain generated records. */
   demo?: boolean | undefined
+  /** Subscribers in all, the two well-known ones included. */
   subscribers: number
   channelConnections: number
+  /** Messages in all, the 13 well-known ones included; by default a number per generated subscriber. */
   messages?: number | undefined
+  /** The user's records under the seed (`--fixtures`). */
+  fixtures?: SeedFixtures | undefined
+  /** `--clock` (ISO 8601), recorded in Redis so that every instance starts its tenants at the same time. */
+  clock?: string | undefined
+}
+
+/** A folder (`subscribers.json`, … one JSON array per kind), or one file in the shape of `GET /__admin/state`. */
+export interface SeedFixtures {
+  dir: string
+  /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
+  mode: 'merge' | 'replace'
+  /** Why that mode when no flag chose it (a state file replaces), for the CLI to say. */
+  why?: string | undefined
+  /** What they held, as a store (a file, or Redis) records it. */
+  digest?: string | undefined
 }
 
 /** An idempotency record as it is kept: a finished call's answer, replayed to a retry (docs/behaviour.md §4). */
@@ -86,63 +108,99 @@ export interface KeyedWrite {
 }
 
 /** Where the state is kept, as `GET /__admin/health` names it. */
-export type StoreKind = 'memory' | 'sqlite' | 'redis'
+export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
 
 /**
- * The store's port. Tenants are named by their API key. Every promise resolves only once the
- * change is committed (in memory: at once; on disk or in a shared backend: once durable there),
- * and a change that fails to commit (StoreWriteFailed) leaves nothing of itself behind, in memory
- * or in the backend. Reads never wait for I/O: the records are held in memory.
+ * The store's ports, one per kind of caller; the store (lowdb-store.ts) implements them all, as
+ * `Store`. Tenants are named by their API key. Every promise resolves only once the change is
+ * committed (in memory: at once; on disk or in a shared backend: once durable there), and a change
+ * that fails to commit (StoreWriteFailed) leaves nothing of itself behind, in memory or in the
+ * backend. Reads never wait for I/O: the records are held in memory.
  *
  * Only a call of the API (`open`) or a change makes the store hold a tenant. Reading a tenant it
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store {
-  /** A call of the API: makes the tenant exist (from the seed), marks it used and counts the call; throws TenantLimitReached. */
-  open(tenant: string): Promise<void>
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClockKeeperPort, LifecyclePort {}
+
+/** The records, as the five operations read and change them (src/resources). */
+export interface RecordsPort {
+  /**
+   * A call of the API: makes the tenant held (from the seed, or as stored), marks it used and
+   * counts the call; answers the function that ends the call (a tenant with a call under way is
+   * never released). Throws TenantLimitReached when every held tenant has a call under way.
+   */
+  open(tenant: string): Promise<() => void>
   read<T>(tenant: string, work: (view: TenantView) => T): Promise<T>
   /**
    * Runs `work` serialized per tenant; a throw leaves nothing changed. With `recordOf`, a change
    * it commits is stored with the idempotency record made of its result (KeyedWrite).
    */
   transact<T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T>
+}
+
+/** A tenant's state as the control plane reads, replaces, creates and resets it. */
+export interface StateAdminPort {
   exportState(tenant: string): Promise<TenantState>
-  /** Replaces the tenant's records; the caller has validated them. Throws TenantLimitReached for a new tenant at a full bound. */
+  /** Replaces the tenant's records; the caller has validated them. Throws as `open`. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
    * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
    * and reset to that seed. Answers its counts, or undefined when the tenant exists already.
    */
   createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
+  /** The tenant's seed again, and no idempotency records stored; its snapshots stay. */
   reset(tenant: string): Promise<void>
+  /** Every tenant reset, and released but for the created ones (and, in memory alone, those holding snapshots). */
   resetAll(): Promise<void>
+  /**
+   * Every tenant held now, most recently used first; with a shared backend, then every tenant with
+   * state there that this process does not hold (no calls here).
+   */
+  tenants(): Promise<TenantInfo[]>
+  /** How many tenants this instance released at the bound since it started. */
+  released(): number
+}
+
+/** A tenant's named snapshots. */
+export interface SnapshotsPort {
   /** Keeps the tenant's current records under `name`, replacing an older one of that name; throws as importState. */
   saveSnapshot(tenant: string, name: string, at: Date): Promise<SnapshotInfo>
   listSnapshots(tenant: string): Promise<SnapshotInfo[]>
   /** Puts the tenant back to the snapshot; undefined when there is none of that name. */
   restoreSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
   deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
+}
+
+/** Where the idempotency policy makes its finished records durable, and reads them back at the start. */
+export interface KeyRecordsPort {
   /** Makes a finished idempotency record durable, keeping the tenant's newest `keep` (in memory: nothing to do). */
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
-  /** Where the state is kept, and whether it can be reached now (a shared backend is asked). */
-  health(): Promise<{ kind: StoreKind; reachable: boolean }>
+}
+
+/** Where a tenant's clock is made durable (the --db file), and read back at the start. */
+export interface ClockKeeperPort {
+  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
+  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
+  /** The clocks kept by an earlier run, to be taken back into memory. */
+  savedClocks(): Iterable<[string, KeptClock]>
+}
+
+/** What the server asks of the store as a whole. */
+export interface LifecyclePort {
+  /** Where the state is kept, whether it can be reached now (a shared backend is asked), and how many tenants it stores (with a backend). */
+  health(): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
-  /**
-   * Every tenant held now, most recently used first; with a shared backend, then every tenant with
-   * state there that this process does not hold (no calls here).
-   */
-  tenants(): Promise<TenantInfo[]>
 }
 
 export interface TenantInfo {
   key: string
   /** Calls of the API it answered since the server started (this process's). */
   calls: number
-  /** Never dropped at the bound: written to, created through the admin API, or holding snapshots. */
+  /** Has state of its own: written to, created through the admin API, or holding snapshots. */
   kept: boolean
   /** Created through the admin API, from a seed of its own. */
   created: boolean
@@ -153,10 +211,10 @@ type AdminSchemas = import('../contract/generated/admin-types.ts').components['s
 export type StateCounts = AdminSchemas['StateSummary']
 export type SnapshotInfo = AdminSchemas['SnapshotInfo']
 
-/** Every tenant has writes (or was created on purpose), so none may be dropped for a new one. */
+/** Every held tenant has a call under way (or was created on purpose), so none may be released for a new one. */
 export class TenantLimitReached extends Error {
   constructor(readonly maxTenants: number) {
-    super(`tenant limit of ${maxTenants} reached and every tenant holds writes`)
+    super(`tenant limit of ${maxTenants} reached and every held tenant has a call under way`)
     this.name = 'TenantLimitReached'
   }
 }
@@ -168,6 +226,12 @@ export class StoreWriteFailed extends Error {
     this.name = 'StoreWriteFailed'
   }
 }
+
+/** A backend's answer; one that cannot be had (Redis unreachable) is refused as a failed write is: 503, nothing changed. */
+export const reached = <T>(asked: Promise<T>): Promise<T> =>
+  asked.catch((error: unknown) => {
+    throw new StoreWriteFailed(error)
+  })
 
 /** A store file that cannot be opened, read or written: the start stops with this one-line message. */
 export class StoreFileError extends Error {

@@ -21,8 +21,10 @@ export interface StoreData {
 }
 
 /**
- * The tenants the store holds in memory (lowdb's Low<StoreData>): their records, snapshots and
- * seeds, and the registry of which are held. The read path: nothing here waits for I/O but the
+ * The tenants the store holds in memory: their records, snapshots and seeds live in lowdb's
+ * Low<StoreData> on its Memory adapter (reads take `db.data`, every change goes through
+ * `db.update`), with the indexes beside it: the registry of which tenants are held, and the seed
+ * options of those created with their own. The read path: nothing here waits for I/O but the
  * making of a seed of a tenant's own.
  */
 export class TenantMemory {
@@ -41,6 +43,14 @@ export class TenantMemory {
     this.registry = new TenantRegistry(maxTenants)
   }
 
+  /**
+   * A change of the records through lowdb: Low.update applies `change` to its `data` before its
+   * first await, then hands the data to the Memory adapter, so the change holds once this returns.
+   */
+  private update(change: (data: StoreData) => void): void {
+    void this.db.update(change)
+  }
+
   has(tenant: string): boolean {
     return this.db.data.tenants.has(tenant)
   }
@@ -52,14 +62,16 @@ export class TenantMemory {
   }
 
   /** The tenant's snapshots, made an empty list when it has none. */
-  snapshotsOf(tenant: string): Map<string, Snapshot> {
-    let snapshots = this.db.data.snapshots.get(tenant)
-    if (!snapshots) this.db.data.snapshots.set(tenant, (snapshots = new Map()))
-    return snapshots
+  private snapshotsOf(tenant: string): Map<string, Snapshot> {
+    const snapshots = this.db.data.snapshots.get(tenant)
+    if (snapshots) return snapshots
+    const made = new Map<string, Snapshot>()
+    this.update((data) => data.snapshots.set(tenant, made))
+    return made
   }
 
   /** The tenant's snapshots, without making an empty list for a tenant that has none. */
-  snapshotsHeld(tenant: string): Map<string, Snapshot> | undefined {
+  snapshotsHeld(tenant: string): ReadonlyMap<string, Snapshot> | undefined {
     return this.db.data.snapshots.get(tenant)
   }
 
@@ -70,7 +82,7 @@ export class TenantMemory {
     const spec = this.seedSpecs.get(tenant)
     if (!spec) return this.shared
     const data = await this.seedData(spec)
-    this.db.data.seeds.set(tenant, data)
+    this.update(({ seeds }) => seeds.set(tenant, data))
     return data
   }
 
@@ -89,48 +101,61 @@ export class TenantMemory {
   reload(tenant: string, spec: TenantSeed | undefined, made: { seed: TenantData; data: TenantData; snapshots: Map<string, Snapshot> }): void {
     if (spec) this.seedSpecs.set(tenant, spec)
     else this.seedSpecs.delete(tenant)
-    this.db.data.seeds.set(tenant, made.seed)
-    this.db.data.tenants.set(tenant, made.data)
-    this.db.data.snapshots.set(tenant, made.snapshots)
+    this.update(({ seeds, tenants, snapshots }) => {
+      seeds.set(tenant, made.seed)
+      tenants.set(tenant, made.data)
+      snapshots.set(tenant, made.snapshots)
+    })
   }
 
   /** The tenant's seed becomes `spec`'s, made on first use. */
   reseed(tenant: string, spec: TenantSeed): void {
     this.seedSpecs.set(tenant, spec)
-    this.db.data.seeds.delete(tenant)
+    this.update(({ seeds }) => seeds.delete(tenant))
   }
 
   /** The tenant with its seed of its own, made from `spec`, and its records that seed's. */
   created(tenant: string, spec: SeedSpec, seed: TenantData): void {
     this.seedSpecs.set(tenant, { options: spec })
-    this.db.data.seeds.set(tenant, seed)
-    this.db.data.tenants.set(tenant, seed)
+    this.update(({ seeds, tenants }) => {
+      seeds.set(tenant, seed)
+      tenants.set(tenant, seed)
+    })
   }
 
   /** Applies a change already stored. */
   apply(tenant: string, next: TenantData): void {
-    this.db.data.tenants.set(tenant, next)
+    this.update(({ tenants }) => tenants.set(tenant, next))
     this.registry.markWritten(tenant)
   }
 
   /** Holds the tenant's records as they are, unwritten: its seed, or as stored (set). */
   set(tenant: string, data: TenantData, snapshots?: Map<string, Snapshot>): void {
-    this.db.data.tenants.set(tenant, data)
-    if (snapshots) this.db.data.snapshots.set(tenant, snapshots)
+    this.update((held) => {
+      held.tenants.set(tenant, data)
+      if (snapshots) held.snapshots.set(tenant, snapshots)
+    })
   }
 
   keepSnapshot(tenant: string, name: string, snapshot: Snapshot): void {
     const snapshots = this.snapshotsOf(tenant)
-    snapshots.delete(name)
-    snapshots.set(name, snapshot)
-    // A tenant holding snapshots is never dropped to make room for another.
-    this.registry.pin(tenant)
+    this.update(() => {
+      snapshots.delete(name)
+      snapshots.set(name, snapshot)
+    })
   }
 
-  /** Forgets a tenant dropped to make room: it comes back from its seed (or its store). */
+  dropSnapshot(tenant: string, name: string): void {
+    this.update(({ snapshots }) => snapshots.get(tenant)?.delete(name))
+  }
+
+  /** Forgets a tenant released: it comes back from its seed (or its store). */
   drop(tenant: string): void {
-    this.db.data.tenants.delete(tenant)
-    this.db.data.snapshots.delete(tenant)
+    this.update(({ tenants, snapshots, seeds }) => {
+      tenants.delete(tenant)
+      snapshots.delete(tenant)
+      seeds.delete(tenant)
+    })
   }
 }
 

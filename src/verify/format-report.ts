@@ -7,6 +7,10 @@ export function formatReport(target: string, results: readonly ProbeResult[]): s
   for (const operationId of operations) {
     lines.push(operationId)
     for (const r of results.filter((result) => result.operationId === operationId)) {
+      if (r.skipped !== undefined) {
+        lines.push(`  SKIP ${r.name}: not sent (${r.skipped})`)
+        continue
+      }
       lines.push(`  ${r.passed ? 'PASS' : 'FAIL'} ${r.name} (${r.method} ${r.path} -> ${r.status ?? 'no answer'})`)
       for (const v of r.violations) {
         const where = v.instancePath !== undefined ? ` at ${v.instancePath || '/'}` : ''
@@ -18,6 +22,7 @@ export function formatReport(target: string, results: readonly ProbeResult[]): s
     }
   }
   const failed = results.filter((r) => !r.passed).length
-  lines.push('', `${results.length} probes, ${failed} failed`)
+  const skipped = results.filter((r) => r.skipped !== undefined).length
+  lines.push('', `${results.length - skipped} probes, ${failed} failed${skipped > 0 ? `, ${skipped} skipped (SKIP above: the flag that sends each)` : ''}`)
   return `${lines.join('\n')}\n`
 }

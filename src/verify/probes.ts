@@ -8,6 +8,8 @@ export interface Probe {
   expect: readonly number[]
   /** Changes the target's state: sent only with --write. */
   writes?: boolean
+  /** Why it is not sent (an id it needs was not given): reported, never silently left out. */
+  skipped?: string
 }
 
 export interface ProbeTargets {
@@ -50,22 +52,21 @@ export function readProbes(targets: ProbeTargets): Probe[] {
   ]
 }
 
-/** The calls that write, only to the ids given, undone where the API allows. */
+/**
+ * The calls that write, only to the ids given, undone where the API allows. A call whose id was
+ * not given is there too, `skipped` with the flag that would send it, so the report says so.
+ */
 export function writeProbes(targets: ProbeTargets, currentCredentials: unknown): Probe[] {
-  const probes: Probe[] = []
   const subscriber = enc(targets.subscriberId)
-  if (currentCredentials !== undefined) {
+  const integration = targets.integrationId ?? '{integrationId}'
+  const restore = targets.restorePrimaryId ?? '{integrationId}'
+  const message = targets.messageId ?? '000000000000000000000000'
+  const skippedUnless = (given: unknown, why: string) => (given === undefined ? { skipped: why } : {})
+  return [
     // The subscriber's own first channel sent back as it is: a write that changes nothing.
-    probes.push({ name: 'upsert the same credentials', operationId: 'upsertSubscriberCredentials', method: 'PATCH', path: `/v1/subscribers/${subscriber}/credentials`, body: currentCredentials, expect: [200], writes: true })
-  }
-  if (targets.integrationId !== undefined) {
-    probes.push({ name: 'set an integration as primary', operationId: 'setPrimaryIntegration', method: 'POST', path: `/v1/integrations/${enc(targets.integrationId)}/set-primary`, expect: [200], writes: true })
-  }
-  if (targets.restorePrimaryId !== undefined) {
-    probes.push({ name: 'put the previous primary back', operationId: 'setPrimaryIntegration', method: 'POST', path: `/v1/integrations/${enc(targets.restorePrimaryId)}/set-primary`, expect: [200], writes: true })
-  }
-  if (targets.messageId !== undefined) {
-    probes.push({ name: 'mark a message seen', operationId: 'markMessagesAs', method: 'POST', path: `/v1/subscribers/${subscriber}/messages/mark-as`, body: { messageId: [targets.messageId], markAs: 'seen' }, expect: [201], writes: true })
-  }
-  return probes
+    { name: 'upsert the same credentials', operationId: 'upsertSubscriberCredentials', method: 'PATCH', path: `/v1/subscribers/${subscriber}/credentials`, body: currentCredentials, expect: [200], writes: true, ...skippedUnless(currentCredentials, 'the subscriber probe found no channel to send back') },
+    { name: 'set an integration as primary', operationId: 'setPrimaryIntegration', method: 'POST', path: `/v1/integrations/${enc(integration)}/set-primary`, expect: [200], writes: true, ...skippedUnless(targets.integrationId, 'give --integration <id>') },
+    { name: 'put the previous primary back', operationId: 'setPrimaryIntegration', method: 'POST', path: `/v1/integrations/${enc(restore)}/set-primary`, expect: [200], writes: true, ...skippedUnless(targets.restorePrimaryId, 'give --restore-primary <id>') },
+    { name: 'mark a message seen', operationId: 'markMessagesAs', method: 'POST', path: `/v1/subscribers/${subscriber}/messages/mark-as`, body: { messageId: [message], markAs: 'seen' }, expect: [201], writes: true, ...skippedUnless(targets.messageId, 'give --message <id>') },
+  ]
 }

@@ -7,7 +7,8 @@ export const VERIFY_HELP = `Usage: novu-mock verify --target <url> --api-key <ke
 
 Sends a documented sequence of calls for each operation to the target and checks every status,
 media type and body against spec/openapi.yaml. Exit code 1 on any violation. Reads only, unless
---write is given; writes go only to the ids given.
+--write is given; writes go only to the ids given, and a write whose id is not given is
+reported as SKIP with the flag that sends it.
 
 Options:
   --target URL            base URL of the server to check (required)

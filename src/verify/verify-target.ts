@@ -26,6 +26,8 @@ export interface ProbeResult {
   violations: Violation[]
   /** Fields the document does not list: allowed from a real service, reported but not failed. */
   notes: string[]
+  /** Why the probe was not sent (`--write` without the id it needs); it neither passes nor fails. */
+  skipped?: string
   body?: unknown
 }
 
@@ -41,9 +43,13 @@ export async function verifyTarget(api: Contract, options: VerifyOptions): Promi
     const subscriber = results[0]?.passed ? (results[0].body as { channels?: { providerId: string; integrationIdentifier?: string; credentials: unknown }[] }) : undefined
     const channel = subscriber?.channels?.[0]
     const same = channel && { providerId: channel.providerId, integrationIdentifier: channel.integrationIdentifier, credentials: channel.credentials }
-    for (const probe of writeProbes(options.targets, same)) results.push(await run(api, options, probe))
+    for (const probe of writeProbes(options.targets, same)) results.push(probe.skipped === undefined ? await run(api, options, probe) : skippedResult(probe, probe.skipped))
   }
   return results
+}
+
+function skippedResult({ name, operationId, method, path }: Probe, skipped: string): ProbeResult {
+  return { name, operationId, method, path, status: null, passed: true, violations: [], notes: [], skipped }
 }
 
 async function run(api: Contract, options: VerifyOptions, probe: Probe): Promise<ProbeResult> {

@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from 'express'
 import { setPageHeaders } from '../http/page-headers.ts'
+import { mountFavicon } from './favicon-route.ts'
 
 /** Where a newcomer goes from `/`: the mock's own pages and documents, no key needed for any. */
 const LINKS = [
@@ -13,9 +14,11 @@ const AUTHORIZATION = 'ApiKey <any key>'
 
 /**
  * `GET /`: a small landing page for a browser, the same links as JSON for any other client (curl
- * accepts any type, and gets JSON). docs/behaviour.md §1.3 counts it among the known routes.
+ * accepts any type, and gets JSON), and beside it `/favicon.ico`, which every page asks for.
+ * docs/behaviour.md §1.3 counts both among the known routes.
  */
 export function mountLanding(app: Express, version: string): void {
+  mountFavicon(app)
   const html = landingPage(version)
   const json = JSON.stringify({
     name: 'novu-mock',

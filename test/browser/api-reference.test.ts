@@ -3,9 +3,9 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { launchChromium, offMachine, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
+import { OPERATION_IDS } from '../helpers/operations.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
-
-const OPERATION_IDS = ['upsertSubscriberCredentials', 'getSubscriber', 'setPrimaryIntegration', 'listChannelConnections', 'markMessagesAs']
+import { ADA } from '../helpers/well-known.ts'
 
 let server: MockServer
 let browser: Browser
@@ -55,13 +55,13 @@ describe.skipIf(skipBrowserSuite)('/docs in a browser', () => {
     const operation = page.locator('#operations-Subscribers-getSubscriber')
     await operation.locator('.opblock-summary').click()
     await operation.locator('button.try-out__btn').click()
-    await operation.locator('input[placeholder="subscriberId"]').fill('demo-subscriber-1')
+    await operation.locator('input[placeholder="subscriberId"]').fill(ADA)
     await operation.locator('button.execute').click()
 
     const answer = operation.locator('.live-responses-table tr.response').first()
     await answer.waitFor({ timeout: 10_000 })
     expect((await answer.locator('.response-col_status').innerText()).trim()).toBe('200')
-    expect(await answer.locator('.response-col_description').innerText()).toContain('"subscriberId": "demo-subscriber-1"')
+    expect(await answer.locator('.response-col_description').innerText()).toContain(`"subscriberId": "${ADA}"`)
     // The call reached the mock with the key typed in the dialog: it is in that tenant's journal.
     const journal = await request(server.url).get('/__admin/requests').set(auth)
     expect(journal.body.requests.map((r: { operationId: string; status: number }) => [r.operationId, r.status])).toEqual([['getSubscriber', 200]])

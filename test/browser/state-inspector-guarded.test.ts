@@ -8,6 +8,7 @@ import { createApp } from '../../src/app/create-app.ts'
 import { launchChromium, newPage, screenshot, skipBrowserSuite, watch } from '../helpers/browser.ts'
 import { expectQuiet, openInspector, pickTenant, SHOWN_MS } from '../helpers/inspector-page.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 const TOKEN = `token-${crypto.randomUUID()}`
 
@@ -35,7 +36,7 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. guarded, bound beyond loopbac
   it('loads without the token, asks for it before the key, sends it on every data call; the data routes refuse calls without it', async () => {
     const auth = freshTenant()
     const key = auth.Authorization.slice('ApiKey '.length)
-    await request(guarded.url).get('/v2/subscribers/demo-subscriber-1').set(auth).expect(200)
+    await request(guarded.url).get(`/v2/subscribers/${ADA}`).set(auth).expect(200)
     for (const path of ['/__admin/tenants', '/__admin/state', '/__admin/requests', '/__admin/events', '/__admin/channel-connections']) {
       expect((await request(guarded.url).get(path).set(auth)).status, path).toBe(404)
     }
@@ -65,6 +66,32 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 5. guarded, bound beyond loopbac
       expect(dataCalls.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(['/__admin/tenants', '/__admin/state', '/__admin/events']))
       for (const call of dataCalls) expect(call.headers['x-admin-token'], call.url).toBe(TOKEN)
       expect(seen.requests.filter((r) => r.url.includes(TOKEN) || r.url.includes(key))).toEqual([])
+      expectQuiet(seen)
+    } finally {
+      await page.context().close()
+    }
+  })
+
+  it.each([
+    ['the API key field', '#api-key'],
+    ['the Admin token field', '#admin-token'],
+  ])('takes a filled Admin token when Enter is pressed in %s, then shows the API key typed', async (_field, pressedIn) => {
+    const auth = freshTenant()
+    const key = auth.Authorization.slice('ApiKey '.length)
+    await request(guarded.url).get(`/v2/subscribers/${ADA}`).set(auth).expect(200)
+    const page = await newPage(browser)
+    const seen = watch(page)
+    try {
+      await openInspector(page, guarded.url)
+      await page.waitForSelector('#token-form:not([hidden])', { timeout: SHOWN_MS })
+      await page.getByLabel('Admin token').fill(TOKEN)
+      await page.getByLabel('API key').fill(key)
+      await page.press(pressedIn, 'Enter')
+      await page.waitForSelector('#token-form', { state: 'hidden', timeout: SHOWN_MS })
+      await page.waitForSelector('#status.live', { timeout: SHOWN_MS })
+      await page.waitForSelector('#subscribers tbody tr', { timeout: SHOWN_MS })
+      expect(await page.locator('#status').innerText()).not.toContain('admin token')
+      expect(await page.locator('#tenants li[aria-current=true]').getAttribute('data-key')).toBe(key)
       expectQuiet(seen)
     } finally {
       await page.context().close()

@@ -8,13 +8,14 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { launchChromium, newPage, screenshot, SCREENSHOTS, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
 import { expectQuiet, openInspector, pickTenant, rowOf, SHOWN_MS } from '../helpers/inspector-page.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
-const M1 = '64f200000000000000000001'
-const MAILGUN = '64f100000000000000000002'
-const MARK_PATH = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const CREDENTIALS_PATH = '/v1/subscribers/demo-subscriber-1/credentials'
+const M1 = adaMessage(1)
+const MAILGUN = INTEGRATIONS.mailgun
+const MARK_PATH = `/v1/subscribers/${ADA}/messages/mark-as`
+const CREDENTIALS_PATH = `/v1/subscribers/${ADA}/credentials`
 
 let server: MockServer
 let browser: Browser
@@ -44,7 +45,7 @@ beforeEach(async (context) => {
 const api = () => request(server.url)
 const markAs = (a: Auth, messageId: string, markAs: string) => api().post(MARK_PATH).set(a).send({ messageId, markAs }).expect(201)
 const addDeviceToken = (a: Auth, token: string) => api().patch(CREDENTIALS_PATH).set(a).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } }).expect(200)
-const getSubscriber = (a: Auth, status = 200) => api().get('/v2/subscribers/demo-subscriber-1').set(a).expect(status)
+const getSubscriber = (a: Auth, status = 200) => api().get(`/v2/subscribers/${ADA}`).set(a).expect(status)
 const text = (selector: string) => page.locator(selector).innerText()
 const visibleCalls = () => page.locator('#calls li:visible').count()
 
@@ -110,10 +111,10 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 2. records', () => {
     await openInspector(page, server.url)
     await pickTenant(page, key)
 
-    await page.click(rowOf('subscribers', 'demo-subscriber-1'))
-    expect(await text('#detail h3')).toBe('Subscriber demo-subscriber-1')
+    await page.click(rowOf('subscribers', ADA))
+    expect(await text('#detail h3')).toBe(`Subscriber ${ADA}`)
     expect(await text('#detail pre')).toContain('"fcm-token-from-the-test"')
-    expect(await text(`${rowOf('subscribers', 'demo-subscriber-1')} td.number`)).toBe('2')
+    expect(await text(`${rowOf('subscribers', ADA)} td.number`)).toBe('2')
 
     await page.fill('#search', 'fcm-token-from-the-test')
     expect(await page.locator('#subscribers tbody tr').count()).toBe(1)
@@ -122,11 +123,11 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 2. records', () => {
 
     await page.click('#tabs [data-tab=integrations]')
     const primaries = () => page.locator('#integrations tr[data-primary="true"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))
-    expect(await primaries()).toEqual(['64f100000000000000000001', '64f100000000000000000004'])
-    expect(await text(rowOf('integrations', '64f100000000000000000001'))).toContain('★ primary')
+    expect(await primaries()).toEqual([INTEGRATIONS.sendgrid, INTEGRATIONS.twilio])
+    expect(await text(rowOf('integrations', INTEGRATIONS.sendgrid))).toContain('★ primary')
     await api().post(`/v1/integrations/${MAILGUN}/set-primary`).set(auth).expect(200)
     await page.waitForSelector(`${rowOf('integrations', MAILGUN)}[data-primary="true"]`, { timeout: SHOWN_MS })
-    expect(await primaries()).toEqual([MAILGUN, '64f100000000000000000004'])
+    expect(await primaries()).toEqual([MAILGUN, INTEGRATIONS.twilio])
 
     await page.click('#tabs [data-tab=messages]')
     expect(await text(`${rowOf('messages', M1)} td.read`)).toBe('no')
@@ -236,6 +237,9 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 4. control', () => {
     await messageRead(false)
     await page.click('#snapshots li[data-name="after-read"] button.restore')
     await messageRead(true)
+    // The reset emptied the journal too: the call verified below is made after it.
+    expect((await api().get('/__admin/requests?operationId=markMessagesAs').set(auth).expect(200)).body.requests).toEqual([])
+    await markAs(auth, M1, 'read')
 
     await page.selectOption('#fault-preset', 'unavailable')
     await page.selectOption('#fault-operation', 'getSubscriber')
@@ -273,6 +277,25 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 4. control', () => {
     // The one 4xx the page may meet: the answer it was asked to show.
     expectQuiet(seen, (response) => response.status === 417 && response.url.endsWith('/__admin/requests/verify'))
   })
+  it('shows the tenant’s time, freezes it, advances it, and puts it back on real time', async () => {
+    await openControl()
+    await page.waitForSelector('#clock-now[data-frozen="false"]', { timeout: SHOWN_MS })
+    await page.click('#clock-freeze')
+    await page.waitForSelector('#clock-now[data-frozen="true"]', { timeout: SHOWN_MS })
+    const [frozenAt, state] = (await text('#clock-now')).split(' · ')
+    expect(state).toBe('frozen')
+    expect((await api().get('/__admin/clock').set(auth)).body).toEqual({ now: frozenAt, frozen: true })
+    await page.selectOption('#clock-advance', '90000000')
+    await page.click('#clock-form button[type=submit]')
+    const later = new Date(Date.parse(frozenAt!) + 25 * 60 * 60 * 1000).toISOString()
+    await page.waitForFunction((shown) => document.getElementById('clock-now')?.textContent?.startsWith(shown), later, { timeout: SHOWN_MS })
+    expect((await addDeviceToken(auth, 'after-advance')).body.updatedAt).toBe(later)
+    await screenshot(page, '4-control-clock')
+    await page.click('#clock-real')
+    await page.waitForSelector('#clock-now[data-frozen="false"]', { timeout: SHOWN_MS })
+    expect((await api().get('/__admin/clock').set(auth)).body.frozen).toBe(false)
+    expectQuiet(seen)
+  })
 })
 
 describe.skipIf(skipBrowserSuite)('/__admin/ui: 7. look', () => {
@@ -283,7 +306,7 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 7. look', () => {
     await getSubscriber(auth)
     await openInspector(page, server.url)
     await pickTenant(page, key)
-    await page.click(rowOf('subscribers', 'demo-subscriber-2'))
+    await page.click(rowOf('subscribers', GRACE))
     const sideways: number[] = []
     for (const tab of ['subscribers', 'integrations', 'connections', 'messages']) {
       await page.click(`#tabs [data-tab=${tab}]`)

@@ -81,7 +81,8 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     const exitedAfterMs = performance.now() - sent
     expect(code).toBe(0)
     expect(await stream.ended).toBe('end') // the last chunk arrived: not a connection cut after a grace period
-    expect(exitedAfterMs).toBeLessThan(2000) // generous: an idle server stops in milliseconds
+    // An idle server stops in milliseconds; the bound only catches a hang, never a busy machine.
+    expect(exitedAfterMs).toBeLessThan(15_000)
   })
 
   it('prints the commands and flags for --help', async () => {

@@ -11,6 +11,7 @@ import { runCli, startCli } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
 const tempDir = (config?: unknown) => {
   const dir = mkdtempSync(join(tmpdir(), 'novu-mock-demo-'))
@@ -70,14 +71,14 @@ describe('novu-mock --demo, through HTTP', () => {
   it('keeps the README examples working: the well-known records answer as without --demo', async () => {
     const plain = await startTestServer()
     try {
-      const paths = ['/v2/subscribers/demo-subscriber-1', '/v2/subscribers/demo-subscriber-2']
+      const paths = [`/v2/subscribers/${ADA}`, `/v2/subscribers/${GRACE}`]
       for (const path of paths) {
         const [demo, normal] = await Promise.all([request(cli.url).get(path).set(freshTenant()), request(plain.url).get(path).set(freshTenant())])
         expect(demo.status).toBe(200)
         expect({ ...demo.body, _organizationId: 0, _environmentId: 0 }).toEqual({ ...normal.body, _organizationId: 0, _environmentId: 0 })
       }
       const auth = freshTenant()
-      const marked = await request(cli.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: ['64f200000000000000000001'], markAs: 'read' })
+      const marked = await request(cli.url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: [adaMessage(1)], markAs: 'read' })
       expect(marked.status).toBe(201)
       await expectContract('markMessagesAs', marked)
     } finally {
@@ -124,7 +125,7 @@ describe('createMockServer({ demo: true })', () => {
   it('upserts credentials at a demo provider through its integration', async () => {
     const auth = freshTenant()
     const res = await request(server.url)
-      .patch('/v1/subscribers/demo-subscriber-2/credentials')
+      .patch(`/v1/subscribers/${GRACE}/credentials`)
       .set(auth)
       .send({ providerId: 'expo', credentials: { deviceTokens: ['ExponentPushToken[demo]'] } })
     expect(res.status).toBe(200)

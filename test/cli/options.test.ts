@@ -90,6 +90,21 @@ describe('options: flag > env > config file > default', () => {
     expect(usageError(['validate-fixtures', 'dir'], { NOVU_MOCK_FIXTURES_MODE: 'mix' })).toBe('NOVU_MOCK_FIXTURES_MODE must be one of merge, replace, got "mix"')
   })
 
+  it('reads --tenant-ttl and NOVU_MOCK_TENANT_TTL as a duration: days, hours, minutes, seconds, or 0 for ever', () => {
+    const DAY = 24 * 60 * 60 * 1000
+    expect(startConfig([]).tenantTtlMs).toBe(30 * DAY)
+    expect(startConfig(['--tenant-ttl', '7d']).tenantTtlMs).toBe(7 * DAY)
+    expect(startConfig(['--tenant-ttl', '12h']).tenantTtlMs).toBe(12 * 60 * 60 * 1000)
+    expect(startConfig(['--tenant-ttl', '90m']).tenantTtlMs).toBe(90 * 60 * 1000)
+    expect(startConfig([], { NOVU_MOCK_TENANT_TTL: '45s' }).tenantTtlMs).toBe(45_000)
+    expect(startConfig([], { NOVU_MOCK_TENANT_TTL: '3600' }).tenantTtlMs).toBe(3_600_000)
+    expect(startConfig(['--tenant-ttl', '0']).tenantTtlMs).toBe(0)
+    for (const bad of ['1w', '1.5d', '', 'd']) {
+      expect(usageError(['--tenant-ttl', bad])).toBe(`--tenant-ttl must be a duration like 30d, 12h, 90m, 45s or a number of seconds (0: for ever), got "${bad}"`)
+    }
+    expect(usageError([], { NOVU_MOCK_TENANT_TTL: 'soon' })).toMatch(/^NOVU_MOCK_TENANT_TTL must be a duration/)
+  })
+
   it('names an unknown flag, and the one it probably meant', () => {
     expect(usageError(['--nope'])).toBe("Unknown option '--nope'")
     expect(usageError(['--prot', '1'])).toBe("Unknown option '--prot' (did you mean --port?)")

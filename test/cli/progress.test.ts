@@ -40,7 +40,7 @@ describe('the seeding progress bar', () => {
 
   it('gets counts from the seeding that only grow, ending at the number of generated records', () => {
     const calls: [number, number][] = []
-    const state = seedState({ seed: 1, subscribers: 1000, channelConnections: 3000, onProgress: (done, total) => void calls.push([done, total]) })
+    const state = seedState({ seed: 1, subscribers: 1000, channelConnections: 3000 }, (done, total) => void calls.push([done, total]))
     const generated = state.subscribers.length - 2 + state.channelConnections.length + state.messages.length - 13
     expect(calls.at(-1)).toEqual([generated, generated])
     expect(calls.length).toBeGreaterThan(5)

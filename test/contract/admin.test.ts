@@ -9,6 +9,7 @@ import type { TenantState } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
@@ -22,7 +23,7 @@ const stateOf = (auth: Auth, url = server.url) => readState(url, auth)
 
 /** A write through the API, so a tenant differs from its seed. */
 async function markFirstRead(auth: Auth, url = server.url) {
-  const res = await request(url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+  const res = await request(url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: adaMessage(1), markAs: 'read' })
   expect(res.status).toBe(201)
   await expectContract('markMessagesAs', res)
 }
@@ -201,7 +202,7 @@ describe.each([
   })
 
   it('keeps the API itself reachable', async () => {
-    const res = await request(url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    const res = await request(url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
     expect(res.status).toBe(200)
     await expectContract('getSubscriber', res)
   })

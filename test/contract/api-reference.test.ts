@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_DOCUMENT } from '../../src/contract/load-contract.ts'
 import { createApp } from '../../src/app/create-app.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
+import { OPERATION_IDS, operationIdsOf } from '../helpers/operations.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
-const OPERATION_IDS = ['upsertSubscriberCredentials', 'getSubscriber', 'setPrimaryIntegration', 'listChannelConnections', 'markMessagesAs']
 
 let server: MockServer
 beforeAll(async () => {
@@ -20,8 +20,6 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const operationIdsOf = (document: { paths: Record<string, Record<string, { operationId?: string }>> }) =>
-  Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))
 
 describe('the API document, served', () => {
   it('GET /openapi.yaml answers the document as written, as YAML, without any key', async () => {

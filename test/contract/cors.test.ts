@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
 const APP = 'http://localhost:5173'
 const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim().toLowerCase())
 
@@ -35,7 +36,7 @@ describe('CORS, on by default for any origin', () => {
   })
 
   it('lets the answer through to the page, with the headers the API sends exposed', async () => {
-    const res = await request(open.url).post(MARK_AS).set({ ...freshTenant(), Origin: APP, 'idempotency-key': 'cors-1' }).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+    const res = await request(open.url).post(MARK_AS).set({ ...freshTenant(), Origin: APP, 'idempotency-key': 'cors-1' }).send({ messageId: adaMessage(1), markAs: 'read' })
     expect(res.status).toBe(201)
     await expectContract('markMessagesAs', res)
     expect(res.headers['access-control-allow-origin']).toBe('*')
@@ -51,7 +52,7 @@ describe('CORS, on by default for any origin', () => {
     expect(res.status).toBe(204)
     expect(list(res.headers['access-control-allow-headers'])).toEqual(asked.split(','))
     expect(list(res.headers.vary)).toContain('access-control-request-headers')
-    const actual = await request(open.url).get('/v2/subscribers/demo-subscriber-1').set({ ...freshTenant(), Origin: APP, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })
+    const actual = await request(open.url).get(`/v2/subscribers/${ADA}`).set({ ...freshTenant(), Origin: APP, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })
     expect(actual.status).toBe(200)
     expect(actual.headers['access-control-allow-origin']).toBe('*')
   })
@@ -80,7 +81,7 @@ describe('CORS, on by default for any origin', () => {
   })
 
   it('adds nothing to a request without an Origin (not from a browser)', async () => {
-    const res = await request(open.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    const res = await request(open.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
     expect(res.status).toBe(200)
     expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
     // An OPTIONS that is no preflight is an unknown route, as before.
@@ -94,7 +95,7 @@ describe('CORS restricted with --cors-origins', () => {
     expect(res.status).toBe(204) // no Authorization sent, and strict keys: still not a 401
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000')
     expect(list(res.headers.vary)).toContain('origin')
-    const actual = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey good-key' })
+    const actual = await request(restricted.url).get(`/v2/subscribers/${ADA}`).set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey good-key' })
     expect(actual.status).toBe(200)
     expect(actual.headers['access-control-allow-origin']).toBe('http://localhost:3000')
   })
@@ -102,13 +103,13 @@ describe('CORS restricted with --cors-origins', () => {
   it('gives another origin no Access-Control-Allow-Origin, so its browser keeps the answer from the page', async () => {
     const pre = await preflight(restricted.url, MARK_AS, 'http://evil.example')
     expect(pre.headers['access-control-allow-origin']).toBeUndefined()
-    const actual = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://evil.example', Authorization: 'ApiKey good-key' })
+    const actual = await request(restricted.url).get(`/v2/subscribers/${ADA}`).set({ Origin: 'http://evil.example', Authorization: 'ApiKey good-key' })
     expect(actual.headers['access-control-allow-origin']).toBeUndefined()
     expect(list(actual.headers.vary)).toContain('origin')
   })
 
   it('answers each origin its own headers, however many origins have called', async () => {
-    const call = (origin: string) => request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: origin, Authorization: 'ApiKey good-key' })
+    const call = (origin: string) => request(restricted.url).get(`/v2/subscribers/${ADA}`).set({ Origin: origin, Authorization: 'ApiKey good-key' })
     const others = await Promise.all(Array.from({ length: 70 }, (_, i) => call(`http://other-${i}.example`)))
     expect(others.map((res) => res.headers['access-control-allow-origin'])).toEqual(others.map(() => undefined))
     for (const origin of ['http://localhost:3000', 'http://other-1.example', 'http://localhost:3000']) {
@@ -120,7 +121,7 @@ describe('CORS restricted with --cors-origins', () => {
   })
 
   it('still refuses an unknown key on the actual request', async () => {
-    const res = await request(restricted.url).get('/v2/subscribers/demo-subscriber-1').set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey other' })
+    const res = await request(restricted.url).get(`/v2/subscribers/${ADA}`).set({ Origin: 'http://localhost:3000', Authorization: 'ApiKey other' })
     expect(res.status).toBe(401)
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000') // the page may read why
   })
@@ -132,7 +133,7 @@ describe('CORS off (--cors-origins none)', () => {
     expect(pre.status).toBe(404)
     expect(pre.body.message).toBe(`Cannot OPTIONS ${MARK_AS}`)
     expect(pre.headers['access-control-allow-origin']).toBeUndefined()
-    const actual = await request(off.url).get('/v2/subscribers/demo-subscriber-1').set({ ...freshTenant(), Origin: APP })
+    const actual = await request(off.url).get(`/v2/subscribers/${ADA}`).set({ ...freshTenant(), Origin: APP })
     expect(actual.status).toBe(200)
     expect(Object.keys(actual.headers).filter((name) => name.startsWith('access-control-'))).toEqual([])
   })

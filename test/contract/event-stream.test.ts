@@ -8,12 +8,13 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { openEvents, type EventReader } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type Entry = components['schemas']['JournalEntry']
 
-const M1 = '64f200000000000000000001'
-const MARK_PATH = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
+const M1 = adaMessage(1)
+const MARK_PATH = `/v1/subscribers/${ADA}/messages/mark-as`
 
 let server: MockServer
 beforeAll(async () => {
@@ -30,7 +31,7 @@ async function follow(auth: Auth, target = server): Promise<EventReader> {
 }
 const markAs = (auth: Auth, body: object, headers: Record<string, string> = {}) =>
   request(server.url).post(MARK_PATH).set({ ...auth, ...headers }).send(body).expect(201)
-const getSubscriber = (auth: Auth, id = 'demo-subscriber-1') => request(server.url).get(`/v2/subscribers/${id}`).set(auth)
+const getSubscriber = (auth: Auth, id = ADA) => request(server.url).get(`/v2/subscribers/${id}`).set(auth)
 
 describe('GET /__admin/events', () => {
   it('streams each journaled call of the tenant as a request event, the entry GET /__admin/requests shows', async () => {
@@ -86,7 +87,7 @@ describe('GET /__admin/events', () => {
       await getSubscriber(mine).expect(200)
       // Theirs was journaled first, so had it leaked it would come first on my stream.
       const first = await my.next()
-      expect(JSON.parse(first!.data)).toMatchObject({ operationId: 'getSubscriber', path: '/v2/subscribers/demo-subscriber-1' })
+      expect(JSON.parse(first!.data)).toMatchObject({ operationId: 'getSubscriber', path: `/v2/subscribers/${ADA}` })
       expect(await my.next(300)).toBeUndefined()
       expect(JSON.parse((await their.next())!.data)).toMatchObject({ operationId: 'markMessagesAs' })
       expect(await their.next(300)).toBeUndefined()
@@ -180,7 +181,8 @@ describe(`GET /__admin/events: at most ${MAX_SUBSCRIBERS} streams`, () => {
 
     open.forEach((events) => events.close())
     // Every disconnect unsubscribes: a full set of streams opens again (a leak would refuse them).
-    const deadline = Date.now() + 5000
+    // Until they open, with a bound that only catches a leak, never a busy machine.
+    const deadline = Date.now() + 30_000
     let again: EventReader[] = []
     while (Date.now() < deadline) {
       again.forEach((events) => events.close())

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
 let server: MockServer
 beforeAll(async () => {
@@ -16,13 +17,13 @@ describe('fault rules are checked against the document', () => {
   it('applies a preset without a match only to the operations that document its status', async () => {
     const auth = freshTenant()
     expect((await addFault(auth, { preset: 'idempotency-in-progress' })).status).toBe(201)
-    const read = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+    const read = await request(server.url).get(`/v2/subscribers/${ADA}`).set(auth)
     expect(read.status).toBe(200) // getSubscriber documents no 409
     await expectContract('getSubscriber', read)
     const write = await request(server.url)
-      .post('/v1/subscribers/demo-subscriber-1/messages/mark-as')
+      .post(`/v1/subscribers/${ADA}/messages/mark-as`)
       .set({ ...auth, 'idempotency-key': 'k-1' })
-      .send({ messageId: '64f200000000000000000001', markAs: 'read' })
+      .send({ messageId: adaMessage(1), markAs: 'read' })
     expect(write.status).toBe(409)
     expect(write.body.message).toBe('Request with key "k-1" is currently being processed. Please retry after 1 second')
     await expectContract('markMessagesAs', write)

@@ -5,12 +5,13 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type FaultRule = components['schemas']['FaultRule']
 
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const M6 = '64f200000000000000000006' // seen and unread in the seed
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
+const M6 = adaMessage(6) // seen and unread in the seed
 const ON_GET = { operationId: 'getSubscriber' }
 const ON_MARK = { operationId: 'markMessagesAs' }
 
@@ -21,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const on = () => request(server.url)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const newKey = () => `key-${crypto.randomUUID()}`
 
 /** One call: its status asserted, its body checked against the API or admin document. */
@@ -34,7 +34,7 @@ async function check(operationId: string, req: request.Test, status: number, doc
 const addFault = (auth: Auth, rule: object, status = 201) => check('addFault', on().post('/__admin/faults').set(auth).send(rule), status, 'admin')
 const listFaults = async (auth: Auth): Promise<FaultRule[]> =>
   (await check('listFaults', on().get('/__admin/faults').set(auth), 200, 'admin')).body.faults
-const getSub = (auth: Auth, status: number, id = 'demo-subscriber-1') => check('getSubscriber', on().get(`/v2/subscribers/${id}`).set(auth), status)
+const getSub = (auth: Auth, status: number, id = ADA) => check('getSubscriber', on().get(`/v2/subscribers/${id}`).set(auth), status)
 function markAs(auth: Auth, markAs: string, status: number, key?: string) {
   const req = on().post(MARK_AS).set(auth)
   return check('markMessagesAs', (key === undefined ? req : req.set('idempotency-key', key)).send({ messageId: M6, markAs }), status)
@@ -47,7 +47,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 async function statusesOf(auth: Auth, calls: number): Promise<number[]> {
   const seen: number[] = []
-  for (let i = 0; i < calls; i++) seen.push((await on().get('/v2/subscribers/demo-subscriber-1').set(auth)).status)
+  for (let i = 0; i < calls; i++) seen.push((await on().get(`/v2/subscribers/${ADA}`).set(auth)).status)
   return seen
 }
 
@@ -100,9 +100,9 @@ describe('matching and effects', () => {
     await getSub(auth, 200)
     await markAs(auth, 'read', 503)
     // Without an operationId the status must be one every operation documents.
-    await addFault(auth, { match: { path: '/v2/subscribers/demo-subscriber-2' }, respond: { status: 503 } })
+    await addFault(auth, { match: { path: `/v2/subscribers/${GRACE}` }, respond: { status: 503 } })
     await getSub(auth, 200)
-    await getSub(auth, 503, 'demo-subscriber-2')
+    await getSub(auth, 503, GRACE)
   })
 
   it('matches by body: a mark-as to read is faulted, one to seen is not', async () => {
@@ -147,13 +147,13 @@ describe('matching and effects', () => {
     await addFault(auth, { match: ON_GET, latencyMs })
     const [res, ms] = await timed(() => getSub(auth, 200))
     expect(ms).toBeGreaterThanOrEqual(lower - 20)
-    expect(res.body.subscriberId).toBe('demo-subscriber-1')
+    expect(res.body.subscriberId).toBe(ADA)
   })
 
   it('drop: closes the connection without an answer', async () => {
     const auth = freshTenant()
     await addFault(auth, { match: ON_GET, drop: true, times: 1 })
-    const error = await on().get('/v2/subscribers/demo-subscriber-1').set(auth).then(() => undefined, (e: Error & { code?: string }) => e)
+    const error = await on().get(`/v2/subscribers/${ADA}`).set(auth).then(() => undefined, (e: Error & { code?: string }) => e)
     expect(error, 'the call must fail').toBeDefined()
     expect(`${error!.code} ${error!.message}`).toMatch(/ECONNRESET|socket hang up/)
     await getSub(auth, 200)
@@ -232,9 +232,11 @@ describe('the idempotency 409 of docs/behaviour.md §4, with injected latency', 
   it('answers 409 to a second call while the first waits, then replays the first', async () => {
     const auth = freshTenant()
     const key = newKey()
-    await addFault(auth, { match: ON_MARK, latencyMs: 800, times: 1 })
+    // Long enough that the first is still waiting when the second arrives, however busy the machine:
+    // the second is sent once the server lists the tenant, which the first call's start makes it do.
+    await addFault(auth, { match: ON_MARK, latencyMs: 5000, times: 1 })
     const first = markAs(auth, 'read', 201, key)
-    await sleep(150)
+    await expect.poll(async () => (await on().get('/__admin/tenants')).body.tenants.some((t: { apiKey: string }) => auth.Authorization.endsWith(t.apiKey)), { timeout: 4000 }).toBe(true)
     const second = await markAs(auth, 'read', 409, key)
     expect(second.body.message).toBe(`Request with key "${key}" is currently being processed. Please retry after 1 second`)
     expect(second.headers['retry-after']).toBe('1')

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, ADA_ID, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 /** Every field of the interface's Subscriber but `__v`, which the live service's v2 mapper leaves out. */
 const SUBSCRIBER_FIELDS = [
@@ -26,14 +27,14 @@ async function get(path: string, auth = freshTenant()) {
 }
 
 describe('GET /v2/subscribers/{subscriberId}', () => {
-  it('returns every field of the interface for demo-subscriber-1', async () => {
-    const res = await get('/v2/subscribers/demo-subscriber-1')
+  it(`returns every field of the interface for ${ADA}`, async () => {
+    const res = await get(`/v2/subscribers/${ADA}`)
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     expect(Object.keys(res.body).sort()).toEqual(SUBSCRIBER_FIELDS)
     expect(res.body).toMatchObject({
-      _id: '64f000000000000000000001',
-      subscriberId: 'demo-subscriber-1',
+      _id: ADA_ID,
+      subscriberId: ADA,
       firstName: 'Ada',
       lastName: 'Lovelace',
       email: 'ada@example.com',
@@ -50,28 +51,28 @@ describe('GET /v2/subscribers/{subscriberId}', () => {
     expect(res.body._id).not.toBe(res.body.subscriberId)
   })
 
-  it('returns the seeded channels of demo-subscriber-1', async () => {
-    const res = await get('/v2/subscribers/demo-subscriber-1')
+  it(`returns the seeded channels of ${ADA}`, async () => {
+    const res = await get(`/v2/subscribers/${ADA}`)
     expect(res.status).toBe(200)
     expect(res.body.channels).toEqual([
-      { providerId: 'fcm', _integrationId: '64f100000000000000000006', credentials: { deviceTokens: ['fcm-token-ada-1'] } },
+      { providerId: 'fcm', _integrationId: INTEGRATIONS.fcm, credentials: { deviceTokens: ['fcm-token-ada-1'] } },
       {
         providerId: 'slack',
-        _integrationId: '64f100000000000000000007',
+        _integrationId: INTEGRATIONS.slack,
         credentials: { webhookUrl: expect.stringMatching(/^https:\/\//) },
       },
     ])
   })
 
-  it('returns demo-subscriber-2 with an empty channels array', async () => {
-    const res = await get('/v2/subscribers/demo-subscriber-2')
+  it(`returns ${GRACE} with an empty channels array`, async () => {
+    const res = await get(`/v2/subscribers/${GRACE}`)
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ subscriberId: 'demo-subscriber-2', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', channels: [] })
+    expect(res.body).toMatchObject({ subscriberId: GRACE, firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', channels: [] })
     expect(Object.keys(res.body).sort()).toEqual(SUBSCRIBER_FIELDS)
   })
 
   it('never sends null for a field it has no value for', async () => {
-    for (const id of ['demo-subscriber-1', 'demo-subscriber-2']) {
+    for (const id of [ADA, GRACE]) {
       const res = await get(`/v2/subscribers/${id}`)
       expect(res.status).toBe(200)
       const nulls = Object.entries(res.body as Record<string, unknown>).filter(([, value]) => value === null)
@@ -95,16 +96,16 @@ describe('GET /v2/subscribers/{subscriberId}', () => {
 
   it('answers the same subscriber, byte for byte, on repeated reads by the same key', async () => {
     const auth = freshTenant()
-    const first = await get('/v2/subscribers/demo-subscriber-1', auth)
-    const second = await get('/v2/subscribers/demo-subscriber-1', auth)
+    const first = await get(`/v2/subscribers/${ADA}`, auth)
+    const second = await get(`/v2/subscribers/${ADA}`, auth)
     expect(first.status).toBe(200)
     expect(second.text).toBe(first.text)
   })
 
   it('stamps the same tenant ids on every record of one key', async () => {
     const auth = freshTenant()
-    const ada = await get('/v2/subscribers/demo-subscriber-1', auth)
-    const grace = await get('/v2/subscribers/demo-subscriber-2', auth)
+    const ada = await get(`/v2/subscribers/${ADA}`, auth)
+    const grace = await get(`/v2/subscribers/${GRACE}`, auth)
     expect(grace.body._organizationId).toBe(ada.body._organizationId)
     expect(grace.body._environmentId).toBe(ada.body._environmentId)
     expect(grace.body._id).not.toBe(ada.body._id)

@@ -5,12 +5,13 @@ import { createApp } from '../../src/app/create-app.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = { Authorization: string }
 
-const CREDENTIALS = '/v1/subscribers/demo-subscriber-1/credentials'
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const MESSAGE = '64f200000000000000000006' // seen and unread in the seed
+const CREDENTIALS = `/v1/subscribers/${ADA}/credentials`
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
+const MESSAGE = adaMessage(6) // seen and unread in the seed
 
 let server: MockServer
 beforeAll(async () => {
@@ -31,7 +32,7 @@ function markAs(auth: Auth, key: string | undefined, body: object, path = MARK_A
 }
 
 async function fcmTokens(auth: Auth): Promise<string[]> {
-  const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+  const res = await request(server.url).get(`/v2/subscribers/${ADA}`).set(auth)
   expect(res.status).toBe(200)
   await expectContract('getSubscriber', res)
   return res.body.channels.find((c: { providerId: string }) => c.providerId === 'fcm').credentials.deviceTokens
@@ -124,7 +125,7 @@ describe('idempotent replay', () => {
 describe('idempotency key rules', () => {
   it.each([
     ['a different body', { providerId: 'fcm', credentials: { deviceTokens: ['t-2'] } }, CREDENTIALS],
-    ['a different path', { providerId: 'fcm', credentials: { deviceTokens: ['t-1'] } }, '/v1/subscribers/demo-subscriber-2/credentials'],
+    ['a different path', { providerId: 'fcm', credentials: { deviceTokens: ['t-1'] } }, `/v1/subscribers/${GRACE}/credentials`],
   ])('answers 422 when a key is reused for %s, and changes nothing', async (_name, body, path) => {
     const auth = freshTenant()
     const key = newKey()
@@ -139,7 +140,7 @@ describe('idempotency key rules', () => {
     expect(res.headers['idempotency-replay']).toBeUndefined()
     await expectContract('upsertSubscriberCredentials', res)
     expect(await fcmTokens(auth)).toEqual(['fcm-token-ada-1', 't-1'])
-    const grace = await request(server.url).get('/v2/subscribers/demo-subscriber-2').set(auth)
+    const grace = await request(server.url).get(`/v2/subscribers/${GRACE}`).set(auth)
     expect(grace.body.channels).toEqual([])
   })
 
@@ -219,7 +220,7 @@ describe('idempotency key rules', () => {
   it('echoes the key on set-primary, which takes no body', async () => {
     const auth = freshTenant()
     const key = newKey()
-    const path = '/v1/integrations/64f100000000000000000002/set-primary'
+    const path = `/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`
     const first = await request(server.url).post(path).set(auth).set('Idempotency-Key', key)
     expect(first.status).toBe(200)
     expect(first.headers['idempotency-key']).toBe(key)
@@ -233,7 +234,7 @@ describe('idempotency key rules', () => {
 
 describe('GET ignores the header', () => {
   it.each([
-    ['getSubscriber', '/v2/subscribers/demo-subscriber-1'],
+    ['getSubscriber', `/v2/subscribers/${ADA}`],
     ['listChannelConnections', '/v1/channel-connections'],
   ])('%s: no echo, no replay, no length check, no conflict with a later write', async (operationId, path) => {
     const auth = freshTenant()
@@ -252,10 +253,10 @@ describe('GET ignores the header', () => {
 
   it('reads the state written after a GET with the same key', async () => {
     const auth = freshTenant()
-    const before = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth).set('Idempotency-Key', 'k')
+    const before = await request(server.url).get(`/v2/subscribers/${ADA}`).set(auth).set('Idempotency-Key', 'k')
     expect(before.status).toBe(200)
     expect((await patchCredentials(auth, undefined, { providerId: 'fcm', credentials: { deviceTokens: ['later'] } })).status).toBe(200)
-    const after = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth).set('Idempotency-Key', 'k')
+    const after = await request(server.url).get(`/v2/subscribers/${ADA}`).set(auth).set('Idempotency-Key', 'k')
     expect(after.status).toBe(200)
     expect(after.body).not.toEqual(before.body)
     expect(after.body.channels[0].credentials.deviceTokens).toEqual(['fcm-token-ada-1', 'later'])

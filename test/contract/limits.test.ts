@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract, expectErrorDto } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
 let server: MockServer
 beforeAll(async () => {
@@ -29,7 +30,7 @@ function parse(answer: string): { status: number; body: unknown } {
 
 describe('limits answered in the documented shape', () => {
   it('rewrites Node’s answer to headers that are too large as a 431 ErrorDto', async () => {
-    const answer = parse(await raw(`GET /v2/subscribers/demo-subscriber-1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    const answer = parse(await raw(`GET /v2/subscribers/${ADA} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
     expect(answer.status).toBe(431)
     await expectErrorDto(answer.body)
   })
@@ -42,16 +43,16 @@ describe('limits answered in the documented shape', () => {
 
   it('takes 10,000 messageIds in one request: only the body size bounds their number', async () => {
     const messageId = Array.from({ length: 10_000 }, (_, i) => i.toString(16).padStart(24, '0'))
-    messageId[5_000] = '64f200000000000000000001'
-    const res = await request(server.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(freshTenant()).send({ messageId, markAs: 'read' })
+    messageId[5_000] = adaMessage(1)
+    const res = await request(server.url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(freshTenant()).send({ messageId, markAs: 'read' })
     expect(res.status).toBe(201)
     await expectContract('markMessagesAs', res)
-    expect(res.body.map((m: { _id: string }) => m._id)).toEqual(['64f200000000000000000001'])
+    expect(res.body.map((m: { _id: string }) => m._id)).toEqual([adaMessage(1)])
   })
 
   it('answers 400, not 422, for 1,000 deviceTokens: a channel holds at most 100', async () => {
     const body = { providerId: 'fcm', credentials: { deviceTokens: Array.from({ length: 1000 }, (_, i) => `t${i}`) } }
-    const res = await request(server.url).patch('/v1/subscribers/demo-subscriber-2/credentials').set(freshTenant()).send(body)
+    const res = await request(server.url).patch(`/v1/subscribers/${GRACE}/credentials`).set(freshTenant()).send(body)
     expect(res.status).toBe(400)
     await expectContract('upsertSubscriberCredentials', res)
   })

@@ -4,6 +4,7 @@ import type { components } from '../../src/contract/generated/openapi-types.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 type PageBody = components['schemas']['ChannelConnectionPage']
 type Connection = components['schemas']['ChannelConnection']
@@ -109,7 +110,7 @@ describe('GET /v1/channel-connections', () => {
   const bothKeys = (c: Connection) => sameSet(c.contextKeys, ['tenant:acme', 'region:eu'])
   const FILTERS: [string, (c: Connection) => boolean][] = [
     ['channel=push', (c) => c.channel === 'push'],
-    ['subscriberId=demo-subscriber-1', (c) => c.subscriberId === 'demo-subscriber-1'],
+    [`subscriberId=${ADA}`, (c) => c.subscriberId === ADA],
     ['providerId=slack', (c) => c.providerId === 'slack'],
     ['integrationIdentifier=fcm', (c) => c.integrationIdentifier === 'fcm'],
     ['contextKeys=tenant:acme&contextKeys=region:eu', bothKeys],
@@ -281,10 +282,10 @@ describe('GET /v1/channel-connections: connectionMode', () => {
   })
 
   it('shared ignores subscriberId; a subscriberId alone implies subscriber', async () => {
-    expect(names((await page('limit=100&subscriberId=demo-subscriber-1&connectionMode=shared')).data)).toEqual(known(shared()))
-    const own = await page('limit=100&subscriberId=demo-subscriber-1')
+    expect(names((await page(`limit=100&subscriberId=${ADA}&connectionMode=shared`)).data)).toEqual(known(shared()))
+    const own = await page(`limit=100&subscriberId=${ADA}`)
     expect(own.data.length).toBeGreaterThan(0)
-    expect(await page('limit=100&subscriberId=demo-subscriber-1&connectionMode=subscriber')).toEqual(own)
+    expect(await page(`limit=100&subscriberId=${ADA}&connectionMode=subscriber`)).toEqual(own)
   })
 
   it('the demo data set holds shared connections too', async () => {

@@ -5,15 +5,16 @@ import type { StoredMessage } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, graceMessage } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type MarkAs = 'read' | 'seen' | 'unread' | 'unseen'
 
 /** demo-subscriber-1's inbox: 01–05 unseen and unread, 06–08 seen and unread, 09–10 read. */
-const ADA = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
-const GRACES = '64f300000000000000000001'
+const ADA_MESSAGES = Array.from({ length: 10 }, (_, i) => adaMessage(i + 1))
+const GRACES = graceMessage(1)
 const UNKNOWN = '64f2000000000000000000ff'
-const [M1, M2, M3] = [ADA[0]!, ADA[1]!, ADA[2]!]
+const [M1, M2, M3] = [ADA_MESSAGES[0]!, ADA_MESSAGES[1]!, ADA_MESSAGES[2]!]
 
 let server: MockServer
 beforeAll(async () => {
@@ -21,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const markAs = (auth: Auth, body: unknown, subscriberId = 'demo-subscriber-1') =>
+const markAs = (auth: Auth, body: unknown, subscriberId = ADA) =>
   request(server.url).post(`/v1/subscribers/${subscriberId}/messages/mark-as`).set(auth).send(body as object)
 
 async function messagesOf(auth: Auth): Promise<Map<string, StoredMessage>> {
@@ -46,9 +47,9 @@ const EFFECTS: Record<MarkAs, { flags: Partial<Pick<StoredMessage, 'read' | 'see
 }
 
 describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
-  it('seeds the well-known inbox of demo-subscriber-1 as documented', async () => {
+  it(`seeds the well-known inbox of ${ADA} as documented`, async () => {
     const messages = await messagesOf(freshTenant())
-    const flags = ADA.map((id) => [messages.get(id)!.seen, messages.get(id)!.read])
+    const flags = ADA_MESSAGES.map((id) => [messages.get(id)!.seen, messages.get(id)!.read])
     expect(flags).toEqual([...Array(5).fill([false, false]), ...Array(3).fill([true, false]), ...Array(2).fill([true, true])])
   })
 
@@ -56,14 +57,14 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
     const auth = freshTenant()
     const before = await messagesOf(auth)
     const from = Date.now()
-    const res = await markAs(auth, { messageId: ADA, markAs: mark })
+    const res = await markAs(auth, { messageId: ADA_MESSAGES, markAs: mark })
     const to = Date.now()
     expect(res.status).toBe(201)
     await expectContract('markMessagesAs', res)
-    expect(idsOf(res)).toEqual(ADA)
+    expect(idsOf(res)).toEqual(ADA_MESSAGES)
     const after = await messagesOf(auth)
     const { flags, dates } = EFFECTS[mark]
-    for (const [index, id] of ADA.entries()) {
+    for (const [index, id] of ADA_MESSAGES.entries()) {
       const old = before.get(id)!
       const want: StoredMessage = { ...old, ...flags }
       for (const field of ['lastReadDate', 'lastSeenDate'] as const) {
@@ -82,7 +83,7 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
     const auth = freshTenant()
     const marks: MarkAs[] = ['read', 'unseen', 'seen', 'read', 'unread', 'unseen', 'read', 'seen', 'unseen', 'unread']
     for (const [step, mark] of marks.entries()) {
-      const ids = ADA.filter((_, i) => (i + step) % 3 !== 0)
+      const ids = ADA_MESSAGES.filter((_, i) => (i + step) % 3 !== 0)
       const res = await markAs(auth, { messageId: ids, markAs: mark })
       expect(res.status).toBe(201)
       await expectContract('markMessagesAs', res)
@@ -168,9 +169,9 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-as', () => {
     expect(res.body.message).toBe('Subscriber nobody-here not found')
   })
 
-  it('marks demo-subscriber-2’s messages only for demo-subscriber-2', async () => {
+  it(`marks ${GRACE}’s messages only for ${GRACE}`, async () => {
     const auth = freshTenant()
-    const res = await markAs(auth, { messageId: [GRACES, M1], markAs: 'seen' }, 'demo-subscriber-2')
+    const res = await markAs(auth, { messageId: [GRACES, M1], markAs: 'seen' }, GRACE)
     expect(res.status).toBe(201)
     await expectContract('markMessagesAs', res)
     expect(idsOf(res)).toEqual([GRACES])

@@ -5,11 +5,12 @@ import { loadContracts } from '../../src/app/create-state.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const M6 = '64f200000000000000000006' // seen and unread in the seed
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
+const M6 = adaMessage(6) // seen and unread in the seed
 
 let server: MockServer
 beforeAll(async () => {
@@ -25,7 +26,7 @@ async function call(operationId: string, req: request.Test, status: number) {
   return res
 }
 
-function getSubscriber(auth: Auth, status: number, prefer?: string, id = 'demo-subscriber-1') {
+function getSubscriber(auth: Auth, status: number, prefer?: string, id = ADA) {
   const req = request(server.url).get(`/v2/subscribers/${id}`).set(auth)
   return call('getSubscriber', prefer === undefined ? req : req.set('Prefer', prefer), status)
 }
@@ -44,7 +45,7 @@ describe('Prefer: code=<status>', () => {
   it('answers a documented error status without running the operation', async () => {
     const auth = freshTenant()
     const res = await getSubscriber(auth, 404, 'code=404')
-    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', path: '/v2/subscribers/demo-subscriber-1' })
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', path: `/v2/subscribers/${ADA}` })
     expect(typeof res.body.message).toBe('string')
     // Without the header, the subscriber is there.
     await getSubscriber(auth, 200)
@@ -133,9 +134,21 @@ describe('Prefer: what cannot be honoured is a 422 under general', () => {
     ['code=abc', 'Prefer code=abc cannot be honoured: getSubscriber documents no status abc'],
     ['delay=soon', 'Prefer delay=soon cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
     ['delay=60001', 'Prefer delay=60001 cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
-    ['example=nope', 'Prefer code=200 cannot be honoured: the document has no example named "nope" for getSubscriber 200'],
+    ['example=nope', 'Prefer code=200 cannot be honoured: the document has no example named "nope" for getSubscriber 200 (it names grace, deleted)'],
   ])('refuses Prefer: %s, naming what it accepts', async (prefer, message) => {
     expect(await refusal(await getSubscriber(freshTenant(), 422, prefer))).toBe(message)
+  })
+})
+
+describe('Prefer: example= names the examples the operation has', () => {
+  it('says when the operation names none', async () => {
+    const res = await markAs(freshTenant(), { messageId: M6, markAs: 'read' }, 422, { Prefer: 'example=foo' })
+    expect(res.body.errors.general.messages).toEqual(['Prefer code=201 cannot be honoured: the document has no example named "foo" for markMessagesAs 201 (it names none)'])
+  })
+
+  it.each(['grace', 'deleted'])('answers with each example it names (%s)', async (name) => {
+    const res = await getSubscriber(freshTenant(), 200, `example=${name}`)
+    expect(res.headers['preference-applied']).toBe(`example=${name}`)
   })
 })
 
@@ -162,16 +175,16 @@ describe('Prefer: unknown preferences and Preference-Applied', () => {
   it('names an example it answered with', async () => {
     const res = await getSubscriber(freshTenant(), 200, 'example=grace')
     expect(res.headers['preference-applied']).toBe('example=grace')
-    expect(res.body.subscriberId).toBe('demo-subscriber-2')
+    expect(res.body.subscriberId).toBe(GRACE)
   })
 })
 
 describe('Prefer: delay=<ms>', () => {
   it('delays the real answer of a read', async () => {
     const auth = freshTenant()
-    const plain = await getSubscriber(auth, 200, undefined, 'demo-subscriber-2')
+    const plain = await getSubscriber(auth, 200, undefined, GRACE)
     const started = performance.now()
-    const res = await getSubscriber(auth, 200, 'delay=300', 'demo-subscriber-2')
+    const res = await getSubscriber(auth, 200, 'delay=300', GRACE)
     expect(performance.now() - started).toBeGreaterThanOrEqual(280)
     expect(res.body).toEqual(plain.body)
   })

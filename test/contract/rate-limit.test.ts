@@ -4,6 +4,7 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { parseRateLimit, RateLimiter } from '../../src/policies/rate-limiter.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 const POLICY = /^\d+;w=\d+(\.\d+)?;burst=\d+;comment="token bucket";category="configuration";cost="single";serviceLevel="mock"$/
 const policyOf = (category: string) => `100;w=1;burst=110;comment="token bucket";category="${category}";cost="single";serviceLevel="mock"`
@@ -18,7 +19,7 @@ describe('rate-limit headers without a configured limit', () => {
   it('sends the headers on every answer of a tenant and never refuses', async () => {
     const auth = freshTenant()
     for (let i = 0; i < 120; i++) {
-      const res = await request(server.url).get('/v2/subscribers/demo-subscriber-2').set(auth)
+      const res = await request(server.url).get(`/v2/subscribers/${GRACE}`).set(auth)
       expect(res.status).toBe(200)
       expect(res.headers['ratelimit-limit']).toBe('100')
       expect(res.headers['ratelimit-policy']).toMatch(POLICY)
@@ -35,10 +36,10 @@ describe('rate-limit headers without a configured limit', () => {
 
   it('names the category global for set-primary, configuration for the others', async () => {
     const auth = freshTenant()
-    const primary = await request(server.url).post('/v1/integrations/64f100000000000000000002/set-primary').set(auth)
+    const primary = await request(server.url).post(`/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`).set(auth)
     expect(primary.status).toBe(200)
     expect(primary.headers['ratelimit-policy']).toBe(policyOf('global'))
-    const read = await request(server.url).get('/v2/subscribers/demo-subscriber-2').set(auth)
+    const read = await request(server.url).get(`/v2/subscribers/${GRACE}`).set(auth)
     expect(read.headers['ratelimit-policy']).toBe(policyOf('configuration'))
   })
 })
@@ -54,9 +55,9 @@ describe('--rate-limit 3/60', () => {
     const auth = freshTenant()
     const markRead = () =>
       request(server.url)
-        .post('/v1/subscribers/demo-subscriber-1/messages/mark-as')
+        .post(`/v1/subscribers/${ADA}/messages/mark-as`)
         .set(auth)
-        .send({ messageId: '64f200000000000000000001', markAs: 'read' })
+        .send({ messageId: adaMessage(1), markAs: 'read' })
     for (let i = 0; i < 4; i++) expect((await markRead()).status).toBe(201) // burst = ceil(3 × 1.1)
     const refused = await markRead()
     expect(refused.status).toBe(429)
@@ -72,7 +73,7 @@ describe('--rate-limit 3/60', () => {
   })
 
   it('checks the limit after authentication: a call without a key is a 401, not a 429', async () => {
-    const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1')
+    const res = await request(server.url).get(`/v2/subscribers/${ADA}`)
     expect(res.status).toBe(401)
     await expectContract('getSubscriber', res)
   })

@@ -4,15 +4,16 @@ import type { components } from '../../src/contract/generated/admin-types.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type Entry = components['schemas']['JournalEntry']
 
-const MAILGUN = '64f100000000000000000002'
-const [M1, M2, M3] = ['64f200000000000000000001', '64f200000000000000000002', '64f200000000000000000003']
+const MAILGUN = INTEGRATIONS.mailgun
+const [M1, M2, M3] = [adaMessage(1), adaMessage(2), adaMessage(3)]
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
-const MARK_PATH = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const CRED_PATH = '/v1/subscribers/demo-subscriber-2/credentials'
+const MARK_PATH = `/v1/subscribers/${ADA}/messages/mark-as`
+const CRED_PATH = `/v1/subscribers/${GRACE}/credentials`
 
 let server: MockServer
 beforeAll(async () => {
@@ -30,7 +31,7 @@ async function api(operationId: string, call: request.Test, status: number, docu
   await expectContract(operationId, res, document)
   return res
 }
-const getSubscriber = (auth: Auth, id = 'demo-subscriber-1', status = 200, target = server) =>
+const getSubscriber = (auth: Auth, id = ADA, status = 200, target = server) =>
   api('getSubscriber', on(target).get(`/v2/subscribers/${id}`).set(auth), status)
 const markAs = (auth: Auth, body: object, status = 201) => api('markMessagesAs', on().post(MARK_PATH).set(auth).send(body), status)
 const upsert = (auth: Auth, body: object) => api('upsertSubscriberCredentials', on().patch(CRED_PATH).set(auth).send(body), 200)
@@ -61,7 +62,7 @@ describe('GET /__admin/requests: what is recorded', () => {
     await api('getState', on().get('/__admin/state').set(auth), 200, 'admin') // admin calls are not journaled
     const recorded = await entries(auth)
     expect(recorded.map((e) => [e.operationId, e.method, e.path, e.query, e.status])).toEqual([
-      ['getSubscriber', 'GET', '/v2/subscribers/demo-subscriber-1', {}, 200],
+      ['getSubscriber', 'GET', `/v2/subscribers/${ADA}`, {}, 200],
       ['listChannelConnections', 'GET', '/v1/channel-connections', { limit: '2', contextKeys: ['a', 'b'] }, 200],
       ['markMessagesAs', 'POST', MARK_PATH, {}, 201],
       ['upsertSubscriberCredentials', 'PATCH', CRED_PATH, {}, 200],
@@ -87,8 +88,8 @@ describe('GET /__admin/requests: what is recorded', () => {
     await getSubscriber(other)
     await markAs(other, { messageId: [M1], markAs: 'seen' })
     expect(await entries(mine)).toEqual([])
-    await getSubscriber(mine, 'demo-subscriber-2')
-    expect((await entries(mine)).map((e) => e.path)).toEqual(['/v2/subscribers/demo-subscriber-2'])
+    await getSubscriber(mine, GRACE)
+    expect((await entries(mine)).map((e) => e.path)).toEqual([`/v2/subscribers/${GRACE}`])
     expect(await entries(other)).toHaveLength(2)
   })
 
@@ -182,7 +183,7 @@ describe('GET /__admin/requests: filters', () => {
     for (let i = 0; i < 105; i++) await getSubscriber(busy, `demo-subscriber-${i < 104 ? 1 : 2}`)
     const recorded = await entries(busy)
     expect(recorded).toHaveLength(100)
-    expect(recorded[99]!.path).toBe('/v2/subscribers/demo-subscriber-2')
+    expect(recorded[99]!.path).toBe(`/v2/subscribers/${GRACE}`)
     expect(recorded[99]!.id - recorded[0]!.id).toBe(99)
   })
 })
@@ -190,7 +191,7 @@ describe('GET /__admin/requests: filters', () => {
 describe('DELETE /__admin/requests', () => {
   it('clears the tenant’s journal and answers how many were removed', async () => {
     const [auth, other] = [freshTenant(), freshTenant()]
-    for (const id of ['demo-subscriber-1', 'demo-subscriber-2', 'nobody']) await getSubscriber(auth, id, id === 'nobody' ? 404 : 200)
+    for (const id of [ADA, GRACE, 'nobody']) await getSubscriber(auth, id, id === 'nobody' ? 404 : 200)
     await getSubscriber(other)
     for (const cleared of [3, 0]) {
       expect((await api('clearRequests', on().delete('/__admin/requests').set(auth), 200, 'admin')).body).toEqual({ cleared })

@@ -6,14 +6,15 @@ import { expectContract } from '../helpers/expect-contract.ts'
 import { prng } from '../helpers/prng.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
-const SENDGRID = '64f100000000000000000001'
-const MAILGUN = '64f100000000000000000002'
-const SES = '64f100000000000000000003'
-const TWILIO = '64f100000000000000000004'
-const PLIVO = '64f100000000000000000005'
+const SENDGRID = INTEGRATIONS.sendgrid
+const MAILGUN = INTEGRATIONS.mailgun
+const SES = INTEGRATIONS.ses
+const TWILIO = INTEGRATIONS.twilio
+const PLIVO = INTEGRATIONS.plivo
 
 let server: MockServer
 beforeAll(async () => {
@@ -102,10 +103,10 @@ describe('POST /v1/integrations/{integrationId}/set-primary', () => {
   })
 
   it.each([
-    ['chat', '64f100000000000000000007'],
-    ['push', '64f100000000000000000006'],
-    ['push', '64f100000000000000000009'],
-    ['in_app', '64f100000000000000000008'],
+    ['chat', INTEGRATIONS.slack],
+    ['push', INTEGRATIONS.fcm],
+    ['push', INTEGRATIONS.apns],
+    ['in_app', INTEGRATIONS.novu],
   ])('answers 400 for a %s integration (%s) and changes nothing', async (channel, id) => {
     const auth = freshTenant()
     const before = await stateOf(auth)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 let server: MockServer
 beforeAll(async () => {
@@ -21,11 +22,11 @@ describe('a newly started mock', () => {
   it('serves each of the five operations against the well-known records', async () => {
     const auth = freshTenant()
     const calls = [
-      ['upsertSubscriberCredentials', request(server.url).patch('/v1/subscribers/demo-subscriber-2/credentials').set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t1'] } }), 200],
-      ['getSubscriber', request(server.url).get('/v2/subscribers/demo-subscriber-1').set(auth), 200],
-      ['setPrimaryIntegration', request(server.url).post('/v1/integrations/64f100000000000000000002/set-primary').set(auth), 200],
+      ['upsertSubscriberCredentials', request(server.url).patch(`/v1/subscribers/${GRACE}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t1'] } }), 200],
+      ['getSubscriber', request(server.url).get(`/v2/subscribers/${ADA}`).set(auth), 200],
+      ['setPrimaryIntegration', request(server.url).post(`/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`).set(auth), 200],
       ['listChannelConnections', request(server.url).get('/v1/channel-connections').set(auth), 200],
-      ['markMessagesAs', request(server.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: '64f200000000000000000001', markAs: 'read' }), 201],
+      ['markMessagesAs', request(server.url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: adaMessage(1), markAs: 'read' }), 201],
     ] as const
     for (const [operationId, call, status] of calls) {
       const res = await call

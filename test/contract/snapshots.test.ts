@@ -6,13 +6,14 @@ import type { TenantState } from '../../src/store/records.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 type SnapshotInfo = components['schemas']['SnapshotInfo']
 
 const SEED_COUNTS = { subscribers: 50, integrations: 9, channelConnections: 120, messages: 253 }
-const MAILGUN = '64f100000000000000000002'
-const ADA = ['64f200000000000000000001', '64f200000000000000000002', '64f200000000000000000003']
+const MAILGUN = INTEGRATIONS.mailgun
+const ADA_MESSAGES = [adaMessage(1), adaMessage(2), adaMessage(3)]
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
 
 let server: MockServer
@@ -40,10 +41,10 @@ const list = async (auth: Auth): Promise<SnapshotInfo[]> =>
 
 /** Writes through the API of each kind: mark-as, credentials upsert, set-primary. */
 async function writeThroughApi(auth: Auth, token: string) {
-  const marked = await on().post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: ADA, markAs: 'read' })
+  const marked = await on().post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: ADA_MESSAGES, markAs: 'read' })
   expect(marked.status).toBe(201)
   await expectContract('markMessagesAs', marked)
-  const upserted = await on().patch('/v1/subscribers/demo-subscriber-2/credentials').set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
+  const upserted = await on().patch(`/v1/subscribers/${GRACE}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: [token] } })
   expect(upserted.status).toBe(200)
   await expectContract('upsertSubscriberCredentials', upserted)
   const primary = await on().post(`/v1/integrations/${MAILGUN}/set-primary`).set(auth)
@@ -84,7 +85,7 @@ describe('snapshots: save, list, restore, delete', () => {
       const restored = await readState(server.url, auth)
       expect(restored).toEqual(saved)
       expect(JSON.stringify(restored)).not.toContain(`after-snapshot-${round}`)
-      const sub = await on().get('/v2/subscribers/demo-subscriber-2').set(auth)
+      const sub = await on().get(`/v2/subscribers/${GRACE}`).set(auth)
       expect(sub.status).toBe(200)
       await expectContract('getSubscriber', sub)
       expect(JSON.stringify(sub.body)).not.toContain(`after-snapshot-${round}`)

@@ -5,6 +5,7 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 type Auth = ReturnType<typeof freshTenant>
 
@@ -20,9 +21,9 @@ async function start(options: AppOptions = {}) {
 }
 
 const keyOf = (auth: Auth) => auth.Authorization.slice('ApiKey '.length)
-const read = (url: string, auth: Auth) => request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+const read = (url: string, auth: Auth) => request(url).get(`/v2/subscribers/${ADA}`).set(auth)
 const write = (url: string, auth: Auth) =>
-  request(url).patch('/v1/subscribers/demo-subscriber-1/credentials').set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t'] } })
+  request(url).patch(`/v1/subscribers/${ADA}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['t'] } })
 
 async function tenants(url: string) {
   const res = await request(url).get('/__admin/tenants')
@@ -95,15 +96,15 @@ describe('looking at a tenant through the admin API (maxTenants: 2)', () => {
     expect((await tenants(url)).map((t) => t.apiKey)).toEqual([keyOf(writerB), keyOf(writerA)])
   })
 
-  it('answers an admin change to a new tenant 503 once every tenant holds writes', async () => {
+  it('answers an admin change to a new tenant at the full bound by releasing one, not 503', async () => {
     const url = await start({ maxTenants: 2 })
     await write(url, freshTenant()).expect(200)
     await write(url, freshTenant()).expect(200)
     const state = await readState(url, freshTenant())
     const res = await request(url).put('/__admin/state').set(freshTenant()).send(state)
-    expect(res.status).toBe(503)
-    expect(res.headers['retry-after']).toBe('60')
+    expect(res.status).toBe(200)
     await expectContract('putState', res, 'admin')
+    expect((await request(url).get('/__admin/tenants')).body.released).toBe(1)
   })
 })
 
@@ -112,7 +113,7 @@ describe('GET /__admin/channel-connections', () => {
     '',
     '?limit=3',
     '?channel=push&limit=5&orderDirection=ASC',
-    '?subscriberId=demo-subscriber-1',
+    `?subscriberId=${ADA}`,
     '?providerId=slack&orderBy=updatedAt',
   ])('answers the page the API answers for %j, without a journal entry', async (query) => {
     const url = await start()

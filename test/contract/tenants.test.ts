@@ -5,6 +5,7 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
 let server: MockServer | undefined
 afterEach(async () => {
@@ -33,7 +34,7 @@ describe('POST /__admin/tenants', () => {
     expect(res.body).toEqual({ apiKey: 'team-a', seed: 7, counts: { subscribers: 5, integrations: 9, channelConnections: 3, messages: 28 } })
     const seeded = await readState(url, as('team-a'))
     expect(seeded.channelConnections).toHaveLength(3)
-    const marked = await request(url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(as('team-a')).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+    const marked = await request(url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(as('team-a')).send({ messageId: adaMessage(1), markAs: 'read' })
     expect(marked.status).toBe(201)
     expect((await request(url).post('/__admin/reset').set(as('team-a'))).status).toBe(200)
     expect(await readState(url, as('team-a'))).toEqual(seeded)
@@ -70,9 +71,9 @@ describe('POST /__admin/tenants', () => {
 
   it('accepts the created key in strict mode', async () => {
     const url = await start({ apiKeys: ['admin-key'] })
-    expect((await request(url).get('/v2/subscribers/demo-subscriber-1').set(as('created'))).status).toBe(401)
+    expect((await request(url).get(`/v2/subscribers/${ADA}`).set(as('created'))).status).toBe(401)
     await createTenant(url, as('admin-key'), { apiKey: 'created' })
-    const res = await request(url).get('/v2/subscribers/demo-subscriber-1').set(as('created'))
+    const res = await request(url).get(`/v2/subscribers/${ADA}`).set(as('created'))
     expect(res.status).toBe(200)
     await expectContract('getSubscriber', res)
   })

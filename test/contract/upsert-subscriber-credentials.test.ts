@@ -4,12 +4,13 @@ import type { components } from '../../src/contract/generated/openapi-types.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 type Subscriber = components['schemas']['Subscriber']
 type Auth = { Authorization: string }
 
-const FCM_ID = '64f100000000000000000006'
-const SLACK_ID = '64f100000000000000000007'
+const FCM_ID = INTEGRATIONS.fcm
+const SLACK_ID = INTEGRATIONS.slack
 const ADA_SLACK_HOOK = 'https://hooks.slack.example.com/services/T000/B000/ada'
 const ADA_UPDATED_AT = '2024-06-01T12:00:00.000Z'
 
@@ -58,10 +59,10 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: errors', () => {
     ['apns named by its own identifier', { providerId: 'apns', integrationIdentifier: 'apns', credentials: { deviceTokens: ['t'] } }, 'apns'],
   ])('answers 400 when there is no active integration: %s', async (_name, body, providerId) => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-2')
-    const res = await upsert(auth, 'demo-subscriber-2', body, 400)
+    const before = await readBack(auth, GRACE)
+    const res = await upsert(auth, GRACE, body, 400)
     expect(res.body.message).toBe(`Subscribers environment (${before._environmentId}) do not have active ${providerId} integration.`)
-    expect(await readBack(auth, 'demo-subscriber-2')).toEqual(before)
+    expect(await readBack(auth, GRACE)).toEqual(before)
   })
 
   it.each([
@@ -74,41 +75,41 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: errors', () => {
     ['both required fields missing', {}, ['providerId should not be null or undefined', 'credentials should not be null or undefined']],
   ])('answers 422 for %s and changes nothing', async (_name, body, messages) => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-1')
-    const res = await upsert(auth, 'demo-subscriber-1', body, 422)
+    const before = await readBack(auth, ADA)
+    const res = await upsert(auth, ADA, body, 422)
     expect(res.body.message).toBe('Validation Error')
     expect(res.body.errors).toEqual({ general: { messages, value: 'No Value Recorded' } })
-    expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
+    expect(await readBack(auth, ADA)).toEqual(before)
   })
 
   it('answers 400 above 100 device tokens in the channel after the merge, and changes nothing', async () => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-1')
+    const before = await readBack(auth, ADA)
     const tokens = Array.from({ length: 100 }, (_, i) => `t-${i}`) // with the seeded one: 101
-    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
+    const res = await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
     expect(res.body.message).toBe('Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is 100, but got 101 tokens.')
-    expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
+    expect(await readBack(auth, ADA)).toEqual(before)
   })
 
   it('accepts exactly 100 device tokens in the channel, repeats counted once', async () => {
     const auth = freshTenant()
     const tokens = Array.from({ length: 99 }, (_, i) => `t-${i}`)
-    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: [...tokens, ...tokens, 'fcm-token-ada-1'] } })
+    const res = await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: [...tokens, ...tokens, 'fcm-token-ada-1'] } })
     expect(channelOf(res.body, 'fcm')?.credentials.deviceTokens).toHaveLength(100)
-    await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['one-more'] } }, 400)
+    await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: ['one-more'] } }, 400)
   })
 
   it('answers 400 for more than 100 tokens on a new channel entry', async () => {
     const auth = freshTenant()
     const tokens = Array.from({ length: 150 }, (_, i) => `t-${i}`)
-    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
+    const res = await upsert(auth, GRACE, { providerId: 'fcm', credentials: { deviceTokens: tokens } }, 400)
     expect(res.body.message).toMatch(/but got 150 tokens\.$/)
-    expect((await readBack(auth, 'demo-subscriber-2')).channels).toEqual([])
+    expect((await readBack(auth, GRACE)).channels).toEqual([])
   })
 
   it('treats an empty integrationIdentifier as none', async () => {
     const auth = freshTenant()
-    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', integrationIdentifier: '', credentials: { deviceTokens: ['x'] } })
+    const res = await upsert(auth, GRACE, { providerId: 'fcm', integrationIdentifier: '', credentials: { deviceTokens: ['x'] } })
     expect(res.body.channels).toEqual([{ providerId: 'fcm', _integrationId: FCM_ID, credentials: { deviceTokens: ['x'] } }])
   })
 })
@@ -119,25 +120,25 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: new entries', () => 
     ['slack', { webhookUrl: 'https://hooks.example.com/grace' }, SLACK_ID, { webhookUrl: 'https://hooks.example.com/grace' }],
   ])('appends a %s entry to a subscriber without channels', async (providerId, credentials, integrationId, stored) => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-2')
+    const before = await readBack(auth, GRACE)
     expect(before.channels).toEqual([])
     const started = Date.now()
-    const res = await upsert(auth, 'demo-subscriber-2', { providerId, credentials })
+    const res = await upsert(auth, GRACE, { providerId, credentials })
     // The identifier only chooses the integration: the live service does not store it.
     const expected = [{ providerId, _integrationId: integrationId, credentials: stored }]
     expect(res.body.channels).toEqual(expected)
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThanOrEqual(started - 1000)
     expect(res.body.createdAt).toBe(before.createdAt)
-    const after = await readBack(auth, 'demo-subscriber-2')
+    const after = await readBack(auth, GRACE)
     expect(after).toEqual(asV2(res.body))
     expect(after.channels).toEqual(expected)
   })
 
   it('selects the integration named by integrationIdentifier', async () => {
     const auth = freshTenant()
-    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'fcm', integrationIdentifier: 'fcm', credentials: { deviceTokens: ['x'] } })
+    const res = await upsert(auth, GRACE, { providerId: 'fcm', integrationIdentifier: 'fcm', credentials: { deviceTokens: ['x'] } })
     expect(res.body.channels).toEqual([{ providerId: 'fcm', _integrationId: FCM_ID, credentials: { deviceTokens: ['x'] } }])
-    expect(channelOf(await readBack(auth, 'demo-subscriber-2'), 'fcm')?._integrationId).toBe(FCM_ID)
+    expect(channelOf(await readBack(auth, GRACE), 'fcm')?._integrationId).toBe(FCM_ID)
   })
 
   it('stores only webhookUrl, channel and deviceTokens, dropping the other credential fields', async () => {
@@ -151,9 +152,9 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: new entries', () => 
       state: 'ok',
       externalUrl: 'https://ext.example.com',
     }
-    const res = await upsert(auth, 'demo-subscriber-2', { providerId: 'slack', credentials })
+    const res = await upsert(auth, GRACE, { providerId: 'slack', credentials })
     expect(channelOf(res.body, 'slack')?.credentials).toEqual({ webhookUrl: 'https://hooks.example.com/g', channel: 'general' })
-    expect(channelOf(await readBack(auth, 'demo-subscriber-2'), 'slack')?.credentials).toEqual({
+    expect(channelOf(await readBack(auth, GRACE), 'slack')?.credentials).toEqual({
       webhookUrl: 'https://hooks.example.com/g',
       channel: 'general',
     })
@@ -167,9 +168,9 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     ['keeps the old tokens when none are sent', { channel: 'c-1' }, { deviceTokens: ['fcm-token-ada-1'], channel: 'c-1' }],
   ])('fcm: %s', async (_name, credentials, stored) => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-1')
-    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials })
-    const after = await readBack(auth, 'demo-subscriber-1')
+    const before = await readBack(auth, ADA)
+    const res = await upsert(auth, ADA, { providerId: 'fcm', credentials })
+    const after = await readBack(auth, ADA)
     expect(after).toEqual(asV2(res.body))
     expect(after.channels).toHaveLength(2)
     expect(channelOf(after, 'fcm')).toEqual({ providerId: 'fcm', _integrationId: FCM_ID, credentials: stored })
@@ -179,8 +180,8 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
 
   it('replaces webhookUrl on the slack entry and drops grafana fields', async () => {
     const auth = freshTenant()
-    await upsert(auth, 'demo-subscriber-1', { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/new', title: 't', alertUid: 'a' } })
-    const after = await readBack(auth, 'demo-subscriber-1')
+    await upsert(auth, ADA, { providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/new', title: 't', alertUid: 'a' } })
+    const after = await readBack(auth, ADA)
     expect(after.channels?.map((c) => c.providerId)).toEqual(['fcm', 'slack'])
     expect(channelOf(after, 'slack')).toEqual({
       providerId: 'slack',
@@ -196,30 +197,30 @@ describe('PATCH /v1/subscribers/{subscriberId}/credentials: merging into an exis
     ['an empty credentials object', { providerId: 'fcm', credentials: {} }],
   ])('changes nothing, updatedAt included, for %s', async (_name, body) => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-1')
-    const res = await upsert(auth, 'demo-subscriber-1', body)
+    const before = await readBack(auth, ADA)
+    const res = await upsert(auth, ADA, body)
     expect(asV2(res.body)).toEqual(before)
     expect(res.body.updatedAt).toBe(ADA_UPDATED_AT)
-    expect(await readBack(auth, 'demo-subscriber-1')).toEqual(before)
+    expect(await readBack(auth, ADA)).toEqual(before)
   })
 
   it('moves updatedAt on a change and keeps it on the same change repeated', async () => {
     const auth = freshTenant()
-    const first = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['t-9'] } })
+    const first = await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: ['t-9'] } })
     expect(first.body.updatedAt).not.toBe(ADA_UPDATED_AT)
     expect(Date.parse(first.body.updatedAt)).toBeGreaterThan(Date.parse(ADA_UPDATED_AT))
     await new Promise((resolve) => setTimeout(resolve, 5))
-    const again = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['t-9'] } })
+    const again = await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: ['t-9'] } })
     expect(again.body).toEqual(first.body)
-    const after = await readBack(auth, 'demo-subscriber-1')
+    const after = await readBack(auth, ADA)
     expect(after.updatedAt).toBe(first.body.updatedAt)
     expect(channelOf(after, 'fcm')?.credentials.deviceTokens).toEqual(['fcm-token-ada-1', 't-9'])
   })
 
   it('keeps every other field of the subscriber', async () => {
     const auth = freshTenant()
-    const before = await readBack(auth, 'demo-subscriber-1')
-    const res = await upsert(auth, 'demo-subscriber-1', { providerId: 'fcm', credentials: { deviceTokens: ['t-5'] } })
+    const before = await readBack(auth, ADA)
+    const res = await upsert(auth, ADA, { providerId: 'fcm', credentials: { deviceTokens: ['t-5'] } })
     const { channels: _c1, updatedAt: _u1, ...restBefore } = before
     const { channels: _c2, updatedAt: _u2, ...restAfter } = asV2(res.body as Subscriber)
     expect(restAfter).toEqual(restBefore)

@@ -10,6 +10,7 @@ import { createApp } from '../../src/app/create-app.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, GRACE, GRACE_ID } from '../helpers/well-known.ts'
 
 const integration = (n: number, channel: string, primary: boolean) => ({
   _id: `65f1000000000000000000${String(n).padStart(2, '0')}`,
@@ -49,7 +50,7 @@ afterEach(async () => {
 
 describe('--fixtures', () => {
   it('merges the user records on top of the seed, the same key replacing', async () => {
-    const dir = folderWith({ 'subscribers.json': [subscriber('user-1', 'Linus'), { ...subscriber('demo-subscriber-2', 'Grace B.'), _id: '64f000000000000000000002' }] })
+    const dir = folderWith({ 'subscribers.json': [subscriber('user-1', 'Linus'), { ...subscriber(GRACE, 'Grace B.'), _id: GRACE_ID }] })
     server = await startTestServer({ fixtures: { dir, mode: 'merge' } })
     const auth = freshTenant()
     const res = await request(server.url).get('/v2/subscribers/user-1').set(auth)
@@ -58,7 +59,7 @@ describe('--fixtures', () => {
     expect(res.body.firstName).toBe('Linus')
     const state = await readState(server.url, auth)
     expect(state.subscribers).toHaveLength(51)
-    expect(state.subscribers.find((s) => s.subscriberId === 'demo-subscriber-2')?.firstName).toBe('Grace B.')
+    expect(state.subscribers.find((s) => s.subscriberId === GRACE)?.firstName).toBe('Grace B.')
   })
 
   it('replaces the seed with the user records', async () => {
@@ -68,7 +69,7 @@ describe('--fixtures', () => {
     expect(state.subscribers.map((s) => s.subscriberId)).toEqual(['only-one'])
     expect(state.integrations).toHaveLength(1)
     expect(state.channelConnections).toEqual([])
-    const gone = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())
+    const gone = await request(server.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())
     expect(gone.status).toBe(404)
   })
 

@@ -59,3 +59,23 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(depends_on ?? {}).sort()).toEqual(INSTANCES)
   })
 })
+
+describe('docker-compose.cluster.yml', () => {
+  const cluster = parseYaml(readFileSync(root('docker-compose.cluster.yml'), 'utf8')) as { services: Record<string, Service & { networks?: Record<string, { ipv4_address: string }> }> }
+  const nodes = Object.keys(cluster.services).filter((name) => /^redis-\d$/.test(name))
+  const addressOf = (name: string) => cluster.services[name]!.networks!.cluster!.ipv4_address
+
+  it('runs six Redis nodes in cluster mode, formed with a replica per master', () => {
+    expect(nodes).toHaveLength(6)
+    for (const name of nodes) expect(cluster.services[name]!.command?.join(' ')).toContain('--cluster-enabled yes')
+    const formed = cluster.services['redis-cluster-init']!.command!.join(' ')
+    expect(formed).toContain(`redis-cli --cluster create ${nodes.map((name) => `${addressOf(name)}:6379`).join(' ')} --cluster-replicas 1`)
+  })
+
+  it.each(INSTANCES)('starts %s on one node of the cluster, once it is formed, behind the same nginx', (name) => {
+    const instance = cluster.services[name]!
+    expect(instance.command).toEqual([image.command.at(-1), '--redis', `redis://${addressOf('redis-1')}:6379`])
+    expect(instance.depends_on?.['redis-cluster-init']?.condition).toBe('service_completed_successfully')
+    expect(cluster.services.nginx!.volumes).toEqual(services.nginx!.volumes)
+  })
+})

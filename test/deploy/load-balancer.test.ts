@@ -7,6 +7,7 @@ import { nginxTestsSkipped, startNginx, type Nginx } from '../helpers/nginx.ts'
 import { readState } from '../helpers/read-state.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 /**
  * Debian's nginx with the repository's deploy/nginx.conf in front of two instances of the built
@@ -22,10 +23,10 @@ type Answer = Awaited<ReturnType<typeof getSubscriber>>
 const skipped = redisTestsSkipped() !== undefined || nginxTestsSkipped() !== undefined
 
 const UPSTREAM_HEADER = 'x-test-upstream'
-const CREDENTIALS = '/v1/subscribers/demo-subscriber-1/credentials'
-const MARK_AS = '/v1/subscribers/demo-subscriber-1/messages/mark-as'
-const M1 = '64f200000000000000000001' // demo-subscriber-1's first message, unread in the seed
-const SMS_INTEGRATION = '64f100000000000000000005' // not the sms primary in the seed
+const CREDENTIALS = `/v1/subscribers/${ADA}/credentials`
+const MARK_AS = `/v1/subscribers/${ADA}/messages/mark-as`
+const M1 = adaMessage(1) // demo-subscriber-1's first message, unread in the seed
+const SMS_INTEGRATION = INTEGRATIONS.plivo // not the sms primary in the seed
 
 let redis: RedisServer
 let instances: Instance[] = []
@@ -53,7 +54,7 @@ function expectBothInstances(answers: { headers: Record<string, string> }[]): vo
   expect(new Set(answers.map(answeredBy))).toEqual(new Set(instances.map((instance) => new URL(instance.url).host)))
 }
 
-const getSubscriber = (auth: Auth, headers: Record<string, string> = {}) => request(nginx.url).get('/v2/subscribers/demo-subscriber-1').set({ ...auth, ...headers })
+const getSubscriber = (auth: Auth, headers: Record<string, string> = {}) => request(nginx.url).get(`/v2/subscribers/${ADA}`).set({ ...auth, ...headers })
 const markAs = (auth: Auth, markAs: string, headers: Record<string, string> = {}) => request(nginx.url).post(MARK_AS).set({ ...auth, ...headers }).send({ messageId: M1, markAs })
 
 describe.skipIf(skipped)('two instances on one Redis behind nginx (deploy/nginx.conf)', () => {
@@ -77,7 +78,7 @@ describe.skipIf(skipped)('two instances on one Redis behind nginx (deploy/nginx.
     expectBothInstances([upsert, subscriber, primary, page, marked])
 
     const state = await readState(nginx.url, auth)
-    const ada = state.subscribers.find((s) => s.subscriberId === 'demo-subscriber-1')!
+    const ada = state.subscribers.find((s) => s.subscriberId === ADA)!
     expect(ada.channels?.find((c) => c.providerId === 'fcm')?.credentials.deviceTokens).toContain('through-nginx')
     expect(subscriber.body.channels.find((c: { providerId: string }) => c.providerId === 'fcm').credentials.deviceTokens).toContain('through-nginx')
     expect(state.integrations.filter((i) => i.channel === 'sms' && i.primary).map((i) => i._id)).toEqual([SMS_INTEGRATION])
@@ -123,7 +124,7 @@ describe.skipIf(skipped)('two instances on one Redis behind nginx (deploy/nginx.
       expect((await events.next())?.event).toBe('ready')
       // Called on the instance that serves the stream: what this shows is nginx passing events on unbuffered.
       const served = instances.find((instance) => new URL(instance.url).host === events.headers.get(UPSTREAM_HEADER))!
-      expect((await request(served.url).get('/v2/subscribers/demo-subscriber-1').set(auth)).status).toBe(200)
+      expect((await request(served.url).get(`/v2/subscribers/${ADA}`).set(auth)).status).toBe(200)
       const event = await events.next()
       expect(event?.event).toBe('request')
       expect(JSON.parse(event!.data)).toMatchObject({ operationId: 'getSubscriber', status: 200 })

@@ -61,3 +61,21 @@ export async function startCli(args: string[], options: CliOptions = {}): Promis
   }
   throw new Error(`novu-mock did not start: ${banner}${stderr}`)
 }
+
+export type Instance = Awaited<ReturnType<typeof startCli>>
+
+/** Instances of the CLI on a Redis, silent on free ports, as a suite starts them; `stopAll` ends those still running. */
+export function redisInstances() {
+  const started: Instance[] = []
+  return {
+    async start(url: string, ...flags: string[]): Promise<Instance> {
+      const served = await startCli(['--port', '0', '--log-level', 'silent', '--redis', url, ...flags])
+      started.push(served)
+      return served
+    },
+    async stopAll(): Promise<void> {
+      const running = started.filter(({ child }) => child.exitCode === null && child.signalCode === null)
+      await Promise.all(running.map((served) => served.stop()))
+    },
+  }
+}

@@ -22,20 +22,26 @@ export interface RedisServer {
   halt(): Promise<void>
   /** Starts it again on the same port, from what it kept. */
   restart(): Promise<void>
+  /** Sends the server a signal (SIGSTOP, SIGCONT…). */
+  signal(signal: NodeJS.Signals): void
   stop(): Promise<void>
 }
 
 export interface RedisOptions {
   /** Writes every command to its append-only file before answering (appendfsync always), so a restart loses nothing. */
   durable?: boolean
+  /** The URL of a server this one is a replica of. */
+  replicaOf?: string
 }
 
 /** A redis-server of its own on a free port of 127.0.0.1, keeping nothing on disk unless `durable`; stopped by `stop`. */
-export async function startRedis({ durable = false }: RedisOptions = {}): Promise<RedisServer> {
+export async function startRedis({ durable = false, replicaOf }: RedisOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'novu-mock-redis-'))
   const port = await freePort()
   const persistence = durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir]
+  const replica = replicaOf === undefined ? [] : ['--replicaof', ...new URL(replicaOf).host.split(':')]
+  // A replica's first copy at once, not after Redis's default 5 s.
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--repl-diskless-sync-delay', '0', ...persistence, ...replica, '--dir', dir]
   const launch = async () => {
     const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' })
     await portOpen(port, () => started.exitCode !== null)
@@ -51,6 +57,7 @@ export async function startRedis({ durable = false }: RedisOptions = {}): Promis
   return {
     url: `redis://127.0.0.1:${port}`,
     halt: () => end('SIGTERM'),
+    signal: (signal) => void child.kill(signal),
     async restart() {
       child = await launch()
     },

@@ -38,7 +38,9 @@ const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
   apiKeys: ['key-a', 'key-b'],
   db: 'state.json',
   maxTenants: 3,
+  tenantTtl: '12h',
   journalSize: 4,
+  redisWaitReplicas: 2,
   adminToken: 'secret-token',
   rateLimit: '5/2',
   envelope: true,
@@ -47,19 +49,20 @@ const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
   responseValidation: 'warn',
   corsOrigins: ['http://localhost:3000', 'http://localhost:5173'],
   logLevel: 'debug',
+  clock: '2025-01-01T00:00:00.000Z',
 }
 
 const EVERY_FLAG = [
   ...['--port', '4321', '--host', '127.0.0.2', '--seed', '7', '--demo', '--subscribers', '10', '--connections', '5', '--messages', '30'],
   ...['--fixtures', 'my-fixtures', '--fixtures-mode', 'replace', '--api-key', 'key-a', '--api-key', 'key-b', '--db', 'state.json'],
-  ...['--max-tenants', '3', '--journal-size', '4', '--admin-token', 'secret-token', '--rate-limit', '5/2', '--envelope'],
+  ...['--max-tenants', '3', '--tenant-ttl', '12h', '--journal-size', '4', '--redis-wait-replicas', '2', '--admin-token', 'secret-token', '--rate-limit', '5/2', '--envelope'],
   ...['--proxy', 'http://127.0.0.1:9', '--proxy-strict', '--response-validation', 'warn'],
-  ...['--cors-origins', 'http://localhost:3000,http://localhost:5173', '--log-level', 'debug'],
+  ...['--cors-origins', 'http://localhost:3000,http://localhost:5173', '--log-level', 'debug', '--clock', '2025-01-01T00:00:00.000Z'],
 ]
 
 describe('MockServerOptions, read by the CLI’s parser', () => {
-  it('has one option per flag of start but --config', () => {
-    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 2)
+  it('has one option per flag of start but --config and --pid-file', () => {
+    expect(Object.keys(EVERY_OPTION)).toHaveLength(Object.keys(FLAGS).length - 3)
   })
 
   it('takes redis as --redis, and never with db', () => {

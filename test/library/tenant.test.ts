@@ -1,10 +1,10 @@
-import { startMockServer, VerificationError, type MockServer, type Tenant, type TenantState } from 'novu-mock'
+import { startMockServer, VerificationError, type Expectation, type MockServer, type Tenant, type TenantState } from 'novu-mock'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
-const M1 = '64f200000000000000000001'
-const ADA = 'demo-subscriber-1'
+const M1 = adaMessage(1)
 
 let mock: MockServer
 beforeAll(async () => {
@@ -140,11 +140,27 @@ describe('Tenant, the control plane in process', () => {
     await tenant.verify({ operationId: 'markMessagesAs', atLeast: 1 })
   })
 
+  it('verify() refuses an operationId the document does not have, naming the operations it has', async () => {
+    const { tenant } = fresh()
+    // @ts-expect-error -- the type is the union of the document's operationIds, so a typo does not compile either
+    const error = await rejection(tenant.verify({ operationId: 'markMessageAs', count: 0 }))
+    expect(error.message).toBe(
+      'verify: 422 Validation Error (operationId: must be equal to one of the allowed values: upsertSubscriberCredentials, getSubscriber, setPrimaryIntegration, listChannelConnections, markMessagesAs)',
+    )
+  })
+
+  it('verify() counts only the calls answered with the given status or class', async () => {
+    const { tenant, auth } = fresh()
+    await markAs(auth, [M1], 'read')
+    await tenant.verify({ operationId: 'markMessagesAs', status: '2xx', count: 1 })
+    await tenant.verify({ operationId: 'markMessagesAs', status: 422, count: 0 })
+  })
+
   it('verify() rejects with a VerificationError naming the operation, what was expected and what was seen', async () => {
     const { tenant, auth } = fresh()
     await markAs(auth, [M1], 'seen')
     await markAs(auth, [M1], 'read')
-    const expectation = { operationId: 'markMessagesAs', count: 1, bodyMatches: { markAs: 'unread' } }
+    const expectation: Expectation = { operationId: 'markMessagesAs', count: 1, bodyMatches: { markAs: 'unread' } }
     const error = await rejection(tenant.verify(expectation))
     expect(error).toBeInstanceOf(VerificationError)
     expect(error.message).toBe(

@@ -103,6 +103,45 @@ describe('createNovuMock: the mock as msw handlers', () => {
     expect(await novu.tenant(key).requests()).toEqual([])
   })
 
+  it('reads a form as the live service does, and any other type as an empty body the journal notes', async () => {
+    const key = `msw-${crypto.randomUUID()}`
+    const send = (contentType: string, body: string) => call(`/v1/subscribers/${ADA}/messages/mark-as`, key, { method: 'POST', headers: { 'Content-Type': contentType }, body })
+    const form = await send('application/x-www-form-urlencoded', `messageId[]=${M01}&markAs=read`)
+    expect(form.status).toBe(201)
+    await expectContract('markMessagesAs', { status: 201, body: await form.json() })
+    const text = await send('text/plain', JSON.stringify({ messageId: M01, markAs: 'seen' }))
+    expect(text.status).toBe(422)
+    const [formEntry, textEntry] = await novu.tenant(key).requests()
+    expect(formEntry).toMatchObject({ status: 201, requestBody: { messageId: [M01], markAs: 'read' } })
+    expect(formEntry).not.toHaveProperty('note')
+    expect(textEntry).toMatchObject({ status: 422, note: 'body ignored for its content type (text/plain)' })
+    expect(textEntry).not.toHaveProperty('requestBody')
+  })
+
+  it('stamps a call’s record, error and journal entry with its tenant’s time', async () => {
+    const key = `msw-${crypto.randomUUID()}`
+    const T0 = '2024-06-01T12:00:00.000Z'
+    await novu.tenant(key).clock.set(T0)
+    const marked = await call(`/v1/subscribers/${ADA}/messages/mark-as`, key, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messageId: M01, markAs: 'read' }) })
+    expect(marked.status).toBe(201)
+    expect(((await marked.json()) as { lastReadDate: string }[])[0]!.lastReadDate).toBe(T0)
+    const missing = await call('/v2/subscribers/nobody-here', key)
+    expect(missing.status).toBe(404)
+    expect(((await missing.json()) as { timestamp: string }).timestamp).toBe(T0)
+    expect((await novu.tenant(key).requests()).map((entry) => entry.time)).toEqual([T0, T0])
+  })
+
+  it('ends each call, so a bounded mock releases an idle tenant for a new key', async () => {
+    const bounded = await createNovuMock({ maxTenants: 1, baseUrl: 'http://bounded.test' })
+    server.use(...bounded.handlers)
+    try {
+      for (let i = 0; i < 3; i++) expect((await call(`/v2/subscribers/${ADA}`, `msw-${crypto.randomUUID()}`, {}, 'http://bounded.test')).status).toBe(200)
+    } finally {
+      server.resetHandlers(...novu.handlers, ...other.handlers)
+      await bounded.close()
+    }
+  })
+
   it('refuses an option only a server has something to do with', async () => {
     await expect(createNovuMock({ proxy: 'https://api.novu.co' })).rejects.toThrow(/createNovuMock: option "proxy"/)
     await expect(createNovuMock({ baseUrl: 'api.novu.co' })).rejects.toThrow(/baseUrl/)

@@ -7,6 +7,7 @@ import { runtimeStage } from '../helpers/dockerfile.ts'
 import { freePort } from '../helpers/free-port.ts'
 import { installAsImage, packAndInstall, REPO, run, type ImageInstall, type PackedInstall } from '../helpers/packed-install.ts'
 import { serveCommand, type Serving } from '../helpers/serve-command.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 // npm pack and npm install take seconds, more on a busy 2-core machine: generous, well over what they need.
 const SLOW = 120_000
@@ -124,7 +125,7 @@ describe('npx novu-mock, from the installed tarball', () => {
     const url = await serve('npx', ['novu-mock', '--port', String(await freePort())], { cwd: install.installed, env: cleanEnv() }).url
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/)
     expect(await status(`${url}/__admin/health`)).toBe(200)
-    expect(await status(`${url}/v2/subscribers/demo-subscriber-1`, AUTH)).toBe(200)
+    expect(await status(`${url}/v2/subscribers/${ADA}`, AUTH)).toBe(200)
     for (const page of ['/docs', '/docs/swagger-ui/swagger-ui-bundle.js', '/openapi.json', '/__admin/ui/', '/__admin/ui/inspector.js']) {
       expect([page, await status(`${url}${page}`)]).toEqual([page, 200])
     }
@@ -177,7 +178,7 @@ describe('the Docker image, its commands run as its runtime stage installs them'
     const [check, ...checkArgs] = stage.healthcheck as [string, ...string[]]
     expect(await run(check, checkArgs, { cwd: workdir, env })).toMatchObject({ code: 0 })
     const local = `http://127.0.0.1:${port}`
-    expect(await status(`${local}/v2/subscribers/demo-subscriber-1`, AUTH)).toBe(200)
+    expect(await status(`${local}/v2/subscribers/${ADA}`, AUTH)).toBe(200)
     // The rest of /__admin answers only to the token on this host.
     expect(await status(`${local}/__admin/state`, AUTH)).toBe(404)
     if (token !== undefined) expect(await status(`${local}/__admin/state`, { ...AUTH, 'x-admin-token': token })).toBe(200)

@@ -43,7 +43,7 @@ const redis: Backend = {
     client.disconnect()
     return redisServer!.url
   },
-  open: async (url) => storeOn(await openRedis(url, SEED, 10)),
+  open: async (url) => storeOn(await openRedis(url, SEED)),
 }
 
 type Step = (store: Store, tenant: string) => Promise<unknown>
@@ -167,7 +167,7 @@ describe.skipIf(redisSkipped !== undefined)('two instances on one Redis', () => 
     await fc.assert(
       fc.asyncProperty(sides, listedChange, async (steps, limit) => {
         const url = await redis.fresh()
-        const open = async () => storeOn(await openRedis(url, SEED, 10, { listedChange: limit }))
+        const open = async () => storeOn(await openRedis(url, SEED, { listedChange: limit }))
         const [first, second] = [await open(), await open()]
         const alone = await createLowdbStore({ seed, maxTenants: 10, seedFor: async (spec) => seedState(spec) })
         for (const store of [first, alone]) expect(await store.createTenant('created', OWN_SEED)).toBeDefined()

@@ -11,9 +11,10 @@ import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 import { appendToken, dbFile, fcmTokens, type Auth } from './helpers.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 const markAs = (url: string, auth: Auth, messageId: string, markAs: string) =>
-  request(url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId, markAs })
+  request(url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId, markAs })
 const setPrimary = (url: string, auth: Auth, id: string) => request(url).post(`/v1/integrations/${id}/set-primary`).set(auth)
 const admin = (url: string, auth: Auth) => ({
   put: (state: TenantState) => request(url).put('/__admin/state').set(auth).send(state),
@@ -32,8 +33,8 @@ describe('--db', () => {
     const [written, replaced, reset, restored, keyed] = [freshTenant(), freshTenant(), freshTenant(), freshTenant(), freshTenant()]
     // Records put by the three writing operations.
     expect((await appendToken(url, written, 'kept-token')).status).toBe(200)
-    expect((await markAs(url, written, '64f200000000000000000001', 'read')).status).toBe(201)
-    expect((await setPrimary(url, written, '64f100000000000000000002')).status).toBe(200)
+    expect((await markAs(url, written, adaMessage(1), 'read')).status).toBe(201)
+    expect((await setPrimary(url, written, INTEGRATIONS.mailgun)).status).toBe(200)
     // A state replaced: a record edited, one removed, one added, a connection changed.
     const state = await readState(url, replaced)
     state.subscribers[3]!.firstName = 'Edited'
@@ -103,7 +104,7 @@ describe('--db', () => {
     await server.close()
     const again = await startTestServer({ db, maxTenants: 1 })
     // The one place is free: the reader was not kept.
-    expect((await request(again.url).get('/v2/subscribers/demo-subscriber-1').set(freshTenant())).status).toBe(200)
+    expect((await request(again.url).get(`/v2/subscribers/${ADA}`).set(freshTenant())).status).toBe(200)
     await again.close()
   })
 

@@ -1,10 +1,13 @@
+import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCli } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { eventually } from '../helpers/redis-cluster.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
 import { ADA_CREDENTIALS, appendToken, fcmTokens } from './helpers.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 /**
  * Instances of the built CLI losing their Redis (docs/behaviour.md §7): health says so, every call
@@ -56,7 +59,7 @@ describe.skipIf(skipped)('instances that lose their Redis', () => {
       const down = await health(url)
       expect([down.status, down.headers['retry-after'], down.body.status, down.body.store]).toEqual([503, '1', 'unavailable', 'redis'])
       await expectContract('getHealth', down, 'admin')
-      const read = await request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+      const read = await request(url).get(`/v2/subscribers/${ADA}`).set(auth)
       expect([read.status, read.headers['retry-after']]).toEqual([503, '1'])
       await expectContract('getSubscriber', read)
       const write = await appendToken(url, auth, 'during-outage')
@@ -75,5 +78,28 @@ describe.skipIf(skipped)('instances that lose their Redis', () => {
     }
     expect((await appendToken(b, auth, 'after-outage')).status).toBe(200)
     expect(await fcmTokens(a, auth)).toContain('after-outage')
+  })
+
+  it('acknowledge a write on a single Redis with a replica once the replica has it, and refuse it with 503 while the replica is stopped', { timeout: 60_000 }, async () => {
+    const master = await startRedis()
+    const replica = await startRedis({ replicaOf: master.url })
+    const served = await startCli(['--port', '0', '--log-level', 'silent', '--redis', master.url])
+    const auth = freshTenant()
+    try {
+      // Until the replica has made its first copy, a write waits for no replica.
+      const peek = new Redis(replica.url)
+      await eventually(async () => /master_link_status:up/.test(await peek.info('replication')), 30_000, 'the replica did not sync').finally(() => peek.disconnect())
+      expect((await appendToken(served.url, auth, 'replicated')).status).toBe(200)
+      replica.signal('SIGSTOP')
+      const refused = await appendToken(served.url, auth, 'unconfirmed')
+      expect([refused.status, refused.headers['retry-after']]).toEqual([503, '1'])
+      await expectContract('upsertSubscriberCredentials', refused)
+      replica.signal('SIGCONT')
+      await eventually(async () => (await appendToken(served.url, auth, 'confirmed-again')).status === 200, 30_000, 'writes were not acknowledged again')
+    } finally {
+      replica.signal('SIGCONT')
+      await served.stop()
+      await Promise.all([replica.stop(), master.stop()])
+    }
   })
 })

@@ -5,6 +5,7 @@ import { openEvents } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
 import { freshTenant } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 /**
  * What every call passes through besides the records, shared by instances of the built CLI on one
@@ -31,7 +32,7 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-const getAda = (url: string, auth: { Authorization: string }) => request(url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+const getAda = (url: string, auth: { Authorization: string }) => request(url).get(`/v2/subscribers/${ADA}`).set(auth)
 
 describe.skipIf(skipped)('policies shared over instances on one Redis', () => {
   it('journals the calls of both instances: each lists and verifies them, and streams the other\'s live', async () => {

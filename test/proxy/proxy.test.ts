@@ -5,9 +5,10 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 const AUTH = { Authorization: 'ApiKey proxy-tenant' }
-const SUBSCRIBER = { subscriberId: 'demo-subscriber-1', _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
+const SUBSCRIBER = { subscriberId: ADA, _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
 
 /** A stand-in for the real service: answers a few routes, one of them off the contract. */
 function upstreamStub(seen: { method: string; url: string; body: string; auth?: string }[]): Server {
@@ -16,7 +17,7 @@ function upstreamStub(seen: { method: string; url: string; body: string; auth?: 
     for await (const chunk of req) body += chunk
     seen.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization })
     const send = (status: number, payload: unknown) => res.writeHead(status, { 'Content-Type': 'application/json', 'X-Upstream': 'yes' }).end(JSON.stringify(payload))
-    if (req.url === '/v2/subscribers/demo-subscriber-1') return send(200, { data: SUBSCRIBER })
+    if (req.url === `/v2/subscribers/${ADA}`) return send(200, { data: SUBSCRIBER })
     if (req.url === '/v2/subscribers/broken') return send(200, { ...SUBSCRIBER, firstName: 42 })
     if (req.url?.startsWith('/v1/channel-connections')) return send(200, { data: [], next: null, previous: null, totalCount: 0, totalCountCapped: false })
     send(404, { statusCode: 404, timestamp: '2024-01-01T00:00:00.000Z', path: req.url, message: 'nope' })
@@ -40,11 +41,11 @@ describe.each([false, true])('--proxy (strict: %s)', (strict) => {
   const journal = async () => (await request(proxy.url).get('/__admin/requests').set(AUTH)).body.requests as { path: string; status: number; violations?: { direction: string; instancePath?: string; value?: unknown }[] }[]
 
   it('forwards a call unchanged and passes a valid (enveloped) answer through untouched', async () => {
-    const res = await request(proxy.url).get('/v2/subscribers/demo-subscriber-1').set(AUTH)
+    const res = await request(proxy.url).get(`/v2/subscribers/${ADA}`).set(AUTH)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ data: SUBSCRIBER })
     expect(res.headers['x-upstream']).toBe('yes')
-    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/subscribers/demo-subscriber-1', auth: AUTH.Authorization })
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: `/v2/subscribers/${ADA}`, auth: AUTH.Authorization })
   })
 
   it('forwards a body byte for byte', async () => {

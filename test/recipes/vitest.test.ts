@@ -24,10 +24,8 @@ beforeAll(async () => {
   tenant = mock.tenant(API_KEY)
 })
 
-beforeEach(async () => {
-  await tenant.reset()
-  await tenant.clearRequests()
-})
+// One call gives a clean tenant: the seed's records, no fault rules, an empty journal, no idempotency records.
+beforeEach(() => tenant.reset())
 
 afterAll(async () => {
   await mock.close()
@@ -41,8 +39,14 @@ it('marks the message read, with one call', async () => {
   expect(messages.find((message) => message._id === MESSAGE)?.read).toBe(true)
 })
 
-it('starts from the seed again, with an empty journal', async () => {
+it('answers 503 while a fault rule says so', async () => {
+  await tenant.fault({ preset: 'unavailable' })
+  await expect(markRead(mock.url, API_KEY, 'demo-subscriber-1', MESSAGE)).rejects.toThrow('mark-as answered 503')
+})
+
+it('starts from the seed again, with an empty journal and no fault rules', async () => {
   const { messages } = await tenant.state()
   expect(messages.find((message) => message._id === MESSAGE)?.read).toBe(false)
   await expect(tenant.verify({ operationId: 'markMessagesAs' })).rejects.toThrow(VerificationError)
+  await markRead(mock.url, API_KEY, 'demo-subscriber-1', MESSAGE)
 })

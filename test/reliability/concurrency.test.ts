@@ -4,6 +4,7 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import type { TenantState } from '../../src/store/records.ts'
 import { readState } from '../helpers/read-state.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'
 
 let server: MockServer
 beforeAll(async () => {
@@ -20,11 +21,11 @@ describe('invariants under concurrency', () => {
     const sent = Array.from({ length: 1000 }, (_, i) => ({ provider: i % 3 === 0 ? 'slack' : 'fcm', token: `t-${i % 99}` }))
     const answers = await Promise.all(
       sent.map(({ provider, token }) =>
-        on().patch('/v1/subscribers/demo-subscriber-2/credentials').set(auth).send({ providerId: provider, credentials: { deviceTokens: [token] } }),
+        on().patch(`/v1/subscribers/${GRACE}/credentials`).set(auth).send({ providerId: provider, credentials: { deviceTokens: [token] } }),
       ),
     )
     expect(answers.filter((a) => a.status !== 200)).toEqual([])
-    const subscriber = (await readState(server.url, auth)).subscribers.find((s) => s.subscriberId === 'demo-subscriber-2')!
+    const subscriber = (await readState(server.url, auth)).subscribers.find((s) => s.subscriberId === GRACE)!
     for (const provider of ['fcm', 'slack']) {
       const tokens = subscriber.channels!.find((c) => c.providerId === provider)!.credentials.deviceTokens!
       expect(new Set(tokens).size).toBe(tokens.length)
@@ -34,7 +35,7 @@ describe('invariants under concurrency', () => {
 
   it('leaves exactly one active primary per channel after 200 concurrent set-primary calls', async () => {
     const auth = freshTenant()
-    const ids = ['64f100000000000000000001', '64f100000000000000000002', '64f100000000000000000003', '64f100000000000000000004', '64f100000000000000000005']
+    const ids = [INTEGRATIONS.sendgrid, INTEGRATIONS.mailgun, INTEGRATIONS.ses, INTEGRATIONS.twilio, INTEGRATIONS.plivo]
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => on().post(`/v1/integrations/${ids[i % ids.length]}/set-primary`).set(auth)))
     expect(answers.every((a) => a.status === 200)).toBe(true)
     const { integrations } = await readState(server.url, auth)
@@ -51,7 +52,7 @@ describe('invariants under concurrency', () => {
     const ids = Array.from({ length: 10 }, (_, i) => `64f2000000000000000000${String(i + 1).padStart(2, '0')}`)
     const answers = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        on().post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set(auth).send({ messageId: ids.slice(i % 5, (i % 5) + 4), markAs: states[i % 4] }),
+        on().post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: ids.slice(i % 5, (i % 5) + 4), markAs: states[i % 4] }),
       ),
     )
     expect(answers.every((a) => a.status === 201)).toBe(true)
@@ -63,9 +64,9 @@ describe('invariants under concurrency', () => {
     const auth = freshTenant()
     const retry = () =>
       on()
-        .post('/v1/subscribers/demo-subscriber-1/messages/mark-as')
+        .post(`/v1/subscribers/${ADA}/messages/mark-as`)
         .set({ ...auth, 'idempotency-key': 'same-key' })
-        .send({ messageId: '64f200000000000000000001', markAs: 'read' })
+        .send({ messageId: adaMessage(1), markAs: 'read' })
     const answers = await Promise.all(Array.from({ length: 50 }, retry))
     expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true)
     const done = answers.filter((a) => a.status === 201)
@@ -73,7 +74,7 @@ describe('invariants under concurrency', () => {
     // Marking read stamps the time: a second application would leave another lastReadDate.
     const stamped = new Set(done.map((a) => a.body[0].lastReadDate as string))
     expect(stamped.size).toBe(1)
-    const stored = (await readState(server.url, auth)).messages.find((m) => m._id === '64f200000000000000000001')!
+    const stored = (await readState(server.url, auth)).messages.find((m) => m._id === adaMessage(1))!
     expect(stored.lastReadDate).toBe([...stamped][0])
     expect(done.filter((a) => a.headers['idempotency-replay'] !== 'true')).toHaveLength(1)
   })

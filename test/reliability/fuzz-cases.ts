@@ -1,5 +1,6 @@
 /** Deterministic bad requests for every operation: a seeded PRNG mutates valid ones. */
 import type { Random } from '../helpers/prng.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 export interface FuzzRequest {
   operationId: string
@@ -25,12 +26,13 @@ function nested(depth: number): unknown {
   return value
 }
 
-const VALID = [
-  { operationId: 'upsertSubscriberCredentials', method: 'PATCH', path: '/v1/subscribers/demo-subscriber-1/credentials', body: { providerId: 'fcm', credentials: { deviceTokens: ['t'] } } },
-  { operationId: 'getSubscriber', method: 'GET', path: '/v2/subscribers/demo-subscriber-1' },
-  { operationId: 'setPrimaryIntegration', method: 'POST', path: '/v1/integrations/64f100000000000000000002/set-primary' },
+/** One valid request of each operation: held to the document by test/unit/operation-lists.test.ts. */
+export const VALID = [
+  { operationId: 'upsertSubscriberCredentials', method: 'PATCH', path: `/v1/subscribers/${ADA}/credentials`, body: { providerId: 'fcm', credentials: { deviceTokens: ['t'] } } },
+  { operationId: 'getSubscriber', method: 'GET', path: `/v2/subscribers/${ADA}` },
+  { operationId: 'setPrimaryIntegration', method: 'POST', path: `/v1/integrations/${INTEGRATIONS.mailgun}/set-primary` },
   { operationId: 'listChannelConnections', method: 'GET', path: '/v1/channel-connections?limit=5' },
-  { operationId: 'markMessagesAs', method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: { messageId: ['64f200000000000000000001'], markAs: 'read' } },
+  { operationId: 'markMessagesAs', method: 'POST', path: `/v1/subscribers/${ADA}/messages/mark-as`, body: { messageId: [adaMessage(1)], markAs: 'read' } },
 ] as const
 
 /** The `index`-th mutation of an operation's valid request; the same index gives the same request. */

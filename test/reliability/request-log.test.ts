@@ -9,6 +9,7 @@ import { prettyDestination } from '../../src/log/pretty-log.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { BIN, cleanEnv, hasScript, startCli } from '../helpers/cli.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage } from '../helpers/well-known.ts'
 
 const capture = () => {
   const lines: string[] = []
@@ -36,8 +37,8 @@ async function lineFor(send: () => PromiseLike<unknown>): Promise<Record<string,
 describe('the request log (pino, JSON lines)', () => {
   it('writes one line per request: method, path, operationId, status, ms, tenant hash', async () => {
     const key = `key-${crypto.randomUUID()}`
-    const line = await lineFor(() => request(server.url).get('/v2/subscribers/demo-subscriber-1?unused=1').set('Authorization', `ApiKey ${key}`))
-    expect(line).toMatchObject({ level: 30, name: 'novu-mock', msg: 'request', method: 'GET', path: '/v2/subscribers/demo-subscriber-1', operationId: 'getSubscriber', status: 200, tenant: hashOf(`ApiKey ${key}`) })
+    const line = await lineFor(() => request(server.url).get(`/v2/subscribers/${ADA}?unused=1`).set('Authorization', `ApiKey ${key}`))
+    expect(line).toMatchObject({ level: 30, name: 'novu-mock', msg: 'request', method: 'GET', path: `/v2/subscribers/${ADA}`, operationId: 'getSubscriber', status: 200, tenant: hashOf(`ApiKey ${key}`) })
     expect(Date.parse(line.time as string)).not.toBeNaN()
     expect(line.ms).toBeTypeOf('number')
     expect(log.lines.at(-1)).not.toContain(key)
@@ -63,7 +64,7 @@ describe('the request log (pino, JSON lines)', () => {
     const { lines, destination } = capture()
     const quiet = await startTestServer({ logger: createLogger('warn', destination) })
     try {
-      await request(quiet.url).get('/v2/subscribers/demo-subscriber-1').set('Authorization', 'ApiKey k')
+      await request(quiet.url).get(`/v2/subscribers/${ADA}`).set('Authorization', 'ApiKey k')
       expect(lines).toEqual([])
     } finally {
       await quiet.close()
@@ -79,10 +80,10 @@ describe('the request log (pino, JSON lines)', () => {
   it('is JSON on the CLI’s stderr when stderr is not a terminal', async () => {
     const cli = await startCli(['--port', '0', '--log-level', 'info'])
     try {
-      await request(cli.url).post('/v1/subscribers/demo-subscriber-1/messages/mark-as').set({ Authorization: 'ApiKey cli-s3cret', 'idempotency-key': 'idem-s3cret' }).send({ messageId: '64f200000000000000000001', markAs: 'read' })
+      await request(cli.url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set({ Authorization: 'ApiKey cli-s3cret', 'idempotency-key': 'idem-s3cret' }).send({ messageId: adaMessage(1), markAs: 'read' })
       await expect.poll(() => cli.stderr()).toContain('"operationId":"markMessagesAs"')
       const line = JSON.parse(cli.stderr().trim().split('\n').at(-1)!)
-      expect(line).toMatchObject({ level: 30, msg: 'request', method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', status: 201, tenant: hashOf('ApiKey cli-s3cret') })
+      expect(line).toMatchObject({ level: 30, msg: 'request', method: 'POST', path: `/v1/subscribers/${ADA}/messages/mark-as`, status: 201, tenant: hashOf('ApiKey cli-s3cret') })
       expect(cli.stderr()).not.toMatch(/s3cret/)
     } finally {
       await cli.stop()
@@ -112,7 +113,7 @@ describe('the request log on a terminal (pino-pretty)', () => {
     try {
       await expect.poll(() => shown, { timeout: 20_000 }).toMatch(/listening on http:\/\/\S+\s/)
       const url = /listening on (http:\/\/\S+)/.exec(shown)![1]
-      const res = await fetch(`${url}/v2/subscribers/demo-subscriber-1`, { headers: { Authorization: 'ApiKey k' } })
+      const res = await fetch(`${url}/v2/subscribers/${ADA}`, { headers: { Authorization: 'ApiKey k' } })
       expect(res.status).toBe(200)
       await expect.poll(() => shown).toMatch(/INFO.*: request .*"operationId":"getSubscriber"/)
     } finally {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { Novu } from '@novu/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sdkKey, sdkRequest } from '../../bench/lib/sdk-request.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 /** Every request's bytes as they arrive (each fits one read here), answered with an empty object. */
 function captureServer(captured: string[]): Server {
@@ -39,18 +40,18 @@ describe('the requests bench/key-cost*.ts send', () => {
   }
 
   it('writes set-primary (no body) byte for byte as the SDK does, but for the key', async () => {
-    const { bytes, key } = await sent(() => novu.integrations.setAsPrimary('64f100000000000000000002'))
-    expect(bytes).toBe(sdkRequest('POST', '/v1/integrations/64f100000000000000000002/set-primary', undefined, ['idempotency-key', key]).toString('latin1'))
+    const { bytes, key } = await sent(() => novu.integrations.setAsPrimary(INTEGRATIONS.mailgun))
+    expect(bytes).toBe(sdkRequest('POST', `/v1/integrations/${INTEGRATIONS.mailgun}/set-primary`, undefined, ['idempotency-key', key]).toString('latin1'))
   })
 
   it('writes mark-as (a JSON body) byte for byte as the SDK does, but for the key', async () => {
-    const body = { messageId: ['64f200000000000000000001'], markAs: 'read' as const }
-    const { bytes, key } = await sent(() => novu.subscribers.messages.markAllAs(body, 'demo-subscriber-1'))
-    expect(bytes).toBe(sdkRequest('POST', '/v1/subscribers/demo-subscriber-1/messages/mark-as', JSON.stringify(body), ['idempotency-key', key]).toString('latin1'))
+    const body = { messageId: [adaMessage(1)], markAs: 'read' as const }
+    const { bytes, key } = await sent(() => novu.subscribers.messages.markAllAs(body, ADA))
+    expect(bytes).toBe(sdkRequest('POST', `/v1/subscribers/${ADA}/messages/mark-as`, JSON.stringify(body), ['idempotency-key', key]).toString('latin1'))
   })
 
   it("makes keys of the SDK's shape, a fresh one per call", async () => {
-    const { key } = await sent(() => novu.integrations.setAsPrimary('64f100000000000000000002'))
+    const { key } = await sent(() => novu.integrations.setAsPrimary(INTEGRATIONS.mailgun))
     const shape = /^\d{13}[0-9a-z]{1,9}$/
     expect(key).toMatch(shape)
     expect(sdkKey(0)).toMatch(shape)

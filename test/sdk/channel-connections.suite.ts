@@ -6,6 +6,7 @@ import type { StoredChannelConnection } from '../../src/store/records.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { sdkClient, walk } from './support.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 type Field = 'createdAt' | 'updatedAt'
 
@@ -81,7 +82,7 @@ export function channelConnectionsSuite(mode: string, options: AppOptions): void
     })
 
     const filters: Array<[string, ListRequest, (c: StoredChannelConnection) => boolean]> = [
-      ['subscriberId', { subscriberId: 'demo-subscriber-1' }, (c) => c.subscriberId === 'demo-subscriber-1'],
+      ['subscriberId', { subscriberId: ADA }, (c) => c.subscriberId === ADA],
       ['channel', { channel: 'chat' }, (c) => c.channel === 'chat'],
       ['providerId', { providerId: 'apns' }, (c) => c.providerId === 'apns'],
       ['integrationIdentifier', { integrationIdentifier: 'fcm' }, (c) => c.integrationIdentifier === 'fcm'],

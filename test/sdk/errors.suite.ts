@@ -7,10 +7,10 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { addFault, lastSent, sdkClient, sdkError } from './support.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
-const ADA = 'demo-subscriber-1'
-const MAILGUN = '64f100000000000000000002'
-const M01 = '64f200000000000000000001'
+const MAILGUN = INTEGRATIONS.mailgun
+const M01 = adaMessage(1)
 
 /** One call of each operation that succeeds on the seed, keyed by the document's operationId. */
 const CALLS: Record<string, (novu: Novu) => Promise<unknown>> = {
@@ -72,7 +72,7 @@ export function errorsSuite(mode: string, options: AppOptions): void {
     })
 
     it('400 ErrorDto: the other rules of the operations', async () => {
-      const push = '64f100000000000000000006'
+      const push = INTEGRATIONS.fcm
       const setPush = (n: Novu) => n.integrations.setAsPrimary(push)
       await errorDto(setPush, 400, 'Channel push does not support primary', `/v1/integrations/${push}/set-primary`)
       const bothCursors = (n: Novu) => n.channelConnections.list({ after: 'a', before: 'b' })
@@ -87,7 +87,7 @@ export function errorsSuite(mode: string, options: AppOptions): void {
     it.each([
       ['""', ''],
       ['[]', []],
-      ['a comma list', `${M01},64f200000000000000000002`],
+      ['a comma list', `${M01},${adaMessage(2)}`],
     ] as const)('422 ValidationErrorDto: markAllAs with messageId %s', async (_name, messageId) => {
       const call = sdkClient(server.url).novu.subscribers.messages.markAllAs({ messageId: messageId as string, markAs: 'read' }, ADA)
       const error = await sdkError(call, ValidationErrorDto, 422)

@@ -5,19 +5,17 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { lastSent, sdkClient } from './support.ts'
+import { ADA, ADA_ID, adaMessage, GRACE, graceMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
-const ADA = 'demo-subscriber-1'
-const ADA_ID = '64f000000000000000000001'
-const GRACE = 'demo-subscriber-2'
-const FCM_INTEGRATION = '64f100000000000000000006'
-const SENDGRID = '64f100000000000000000001'
-const MAILGUN = '64f100000000000000000002'
-const PLIVO = '64f100000000000000000005'
-const TWILIO = '64f100000000000000000004'
-const M01 = '64f200000000000000000001' // unseen
-const M06 = '64f200000000000000000006' // seen, unread
-const M09 = '64f200000000000000000009' // read
-const GRACE_M1 = '64f300000000000000000001'
+const FCM_INTEGRATION = INTEGRATIONS.fcm
+const SENDGRID = INTEGRATIONS.sendgrid
+const MAILGUN = INTEGRATIONS.mailgun
+const PLIVO = INTEGRATIONS.plivo
+const TWILIO = INTEGRATIONS.twilio
+const M01 = adaMessage(1) // unseen
+const M06 = adaMessage(6) // seen, unread
+const M09 = adaMessage(9) // read
+const GRACE_M1 = graceMessage(1)
 
 /** The flags each state leaves (docs/behaviour.md §2.5), whatever the message's state before. */
 const AFTER: Record<MarkAs, { read?: boolean; seen: boolean }> = {
@@ -98,7 +96,7 @@ export function operationsSuite(mode: string, options: AppOptions): void {
       expect(result.channels).toEqual([
         {
           providerId: 'slack',
-          integrationId: '64f100000000000000000007',
+          integrationId: INTEGRATIONS.slack,
           credentials: { webhookUrl: 'https://hooks.example.com/grace' },
         },
       ])

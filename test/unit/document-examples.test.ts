@@ -5,6 +5,7 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { loadContracts } from '../../src/app/create-state.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { ADA } from '../helpers/well-known.ts'
 
 type Schema = Record<string, unknown> & { example?: unknown }
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> }
@@ -46,7 +47,7 @@ describe('Prefer: example=<name>', () => {
   afterAll(() => server.close())
 
   it('answers with the named example of the success response', async () => {
-    const res = await request(server.url).get('/v2/subscribers/demo-subscriber-1').set({ ...freshTenant(), Prefer: 'example=deleted' })
+    const res = await request(server.url).get(`/v2/subscribers/${ADA}`).set({ ...freshTenant(), Prefer: 'example=deleted' })
     expect(res.status).toBe(200)
     await expectContract('getSubscriber', res)
     expect(res.body).toMatchObject({ subscriberId: 'gone-1', deleted: true })

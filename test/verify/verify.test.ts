@@ -10,13 +10,14 @@ import { formatReport } from '../../src/verify/format-report.ts'
 import { verifyTarget, type VerifyOptions } from '../../src/verify/verify-target.ts'
 import { freePort } from '../helpers/free-port.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
+import { ADA, adaMessage, INTEGRATIONS } from '../helpers/well-known.ts'
 
 const options = (target: string, write = false): VerifyOptions => ({
   target,
   apiKey: `verify-${crypto.randomUUID()}`,
   write,
   timeoutMs: 10_000,
-  targets: { subscriberId: 'demo-subscriber-1', integrationId: '64f100000000000000000005', restorePrimaryId: '64f100000000000000000004', messageId: '64f200000000000000000003' },
+  targets: { subscriberId: ADA, integrationId: INTEGRATIONS.plivo, restorePrimaryId: INTEGRATIONS.twilio, messageId: adaMessage(3) },
 })
 
 describe.each([
@@ -41,10 +42,10 @@ describe.each([
 
 /** A server that answers off the contract, one way per route. */
 function offContract(): Server {
-  const subscriber = { subscriberId: 'demo-subscriber-1', _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
+  const subscriber = { subscriberId: ADA, _organizationId: 'o', _environmentId: 'e', deleted: false, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' }
   return createServer((req, res) => {
     const send = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body))
-    if (req.url === '/v2/subscribers/demo-subscriber-1') {
+    if (req.url === `/v2/subscribers/${ADA}`) {
       res.setHeader('RateLimit-Remaining', 'plenty')
       return send(200, { ...subscriber, firstName: 42, extraFromTheFuture: true })
     }
@@ -76,7 +77,7 @@ describe('verify against a server that answers off the contract', () => {
     expect(byName.get('list channel connections')!.violations).toContainEqual(expect.objectContaining({ message: "must have required property 'totalCountCapped'" }))
     expect(byName.get('mark messages of an unknown subscriber')!.violations.map((v) => v.message)).toContain('the body is not JSON')
     const report = formatReport(url, results)
-    expect(report).toContain('FAIL retrieve a subscriber (GET /v2/subscribers/demo-subscriber-1 -> 200)')
+    expect(report).toContain(`FAIL retrieve a subscriber (GET /v2/subscribers/${ADA} -> 200)`)
     expect(report).toMatch(/must be string,?.* at \/firstName \(value: 42\)/)
   })
 

@@ -1,4 +1,4 @@
-// The Control tab: reset, snapshots, fault rules and verify, each through its admin route.
+// The Control tab: reset, the tenant's time, snapshots, fault rules and verify, each through its admin route.
 import { CallFailed } from './api.js'
 import { button, element, pretty } from './render.js'
 
@@ -10,6 +10,19 @@ const $ = (id) => document.getElementById(id)
  */
 export function wireControl({ call, act }) {
   $('reset').addEventListener('click', () => act('reset to the seed', () => call('/__admin/reset', { method: 'POST' })))
+
+  $('clock-freeze').addEventListener('click', () =>
+    act('time frozen', async () => {
+      const { now } = await call('/__admin/clock')
+      return call('/__admin/clock', { method: 'PUT', body: { now, frozen: true } })
+    }),
+  )
+  $('clock-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    const select = $('clock-advance')
+    act(`time advanced ${select.selectedOptions[0].textContent}`, () => call('/__admin/clock/advance', { method: 'POST', body: { ms: Number(select.value) } }))
+  })
+  $('clock-real').addEventListener('click', () => act('back on real time', () => call('/__admin/clock', { method: 'DELETE' })))
 
   $('snapshot-form').addEventListener('submit', (event) => {
     event.preventDefault()
@@ -31,8 +44,16 @@ export function wireControl({ call, act }) {
   })
 }
 
-/** Shows the tenant's snapshots and fault rules (GET /__admin/snapshots and /__admin/faults). */
-export function renderControl({ snapshots, faults }, { call, act }) {
+/** The tenant's time, snapshots and fault rules, read with `call`. */
+export async function loadControl(call) {
+  const [clock, { snapshots }, { faults }] = await Promise.all([call('/__admin/clock'), call('/__admin/snapshots'), call('/__admin/faults')])
+  return { clock, snapshots, faults }
+}
+
+/** Shows the tenant's time, snapshots and fault rules (GET /__admin/clock, /__admin/snapshots and /__admin/faults). */
+export function renderControl({ clock, snapshots, faults }, { call, act }) {
+  $('clock-now').textContent = `${clock.now} · ${clock.frozen ? 'frozen' : 'running'}`
+  $('clock-now').dataset.frozen = String(clock.frozen)
   $('snapshots').replaceChildren(
     ...snapshots.map((snapshot) => {
       const path = `/__admin/snapshots/${encodeURIComponent(snapshot.name)}`

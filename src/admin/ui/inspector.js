@@ -3,11 +3,14 @@
 // the admin token where the server asks for one.
 import { adminCall, adminHeaders, CallFailed, useAdminToken } from './api.js'
 import { CallsPane, MAX_SHOWN } from './calls-view.js'
-import { renderControl, wireControl } from './control-view.js'
+import { loadControl, renderControl, wireControl } from './control-view.js'
 import { readEventStream, StreamRefused } from './event-stream.js'
-import { pretty, RecordTable } from './render.js'
-import { byChannel, CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS, subscriberIds } from './tenant-view.js'
+import { DetailPane } from './detail-view.js'
+import { RecordTable } from './render.js'
+import { connectionQuery, renderState } from './state-view.js'
+import { CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS } from './tenant-view.js'
 import { renderTenants } from './tenants-view.js'
+import { OPERATIONS } from './operations.js'
 import { throttled } from './throttle.js'
 
 /** However many calls arrive, the tenant is re-read at most this often. */
@@ -17,12 +20,12 @@ const TENANTS_MS = 5000
 const RETRY_MS = 2000
 /** The journal's most recent calls shown when a tenant is picked; the stream adds the rest. */
 const JOURNAL_SHOWN = 100
-const OPERATIONS = ['getSubscriber', 'upsertSubscriberCredentials', 'markMessagesAs', 'setPrimaryIntegration', 'listChannelConnections']
 
 const $ = (id) => document.getElementById(id)
 
 const views = { subscribers: SUBSCRIBERS, integrations: INTEGRATIONS, connections: CONNECTIONS, messages: MESSAGES }
-const tables = Object.fromEntries(Object.entries(views).map(([id, view]) => [id, new RecordTable($(id), { ...view, onOpen: (row) => openDetail(id, row) })]))
+const tables = Object.fromEntries(Object.entries(views).map(([id, view]) => [id, new RecordTable($(id), { ...view, onOpen: (row) => detail.open(id, row) })]))
+const detail = new DetailPane($('detail'), views, tables)
 const calls = new CallsPane($('calls'), { load: loadCall, key: () => session?.key })
 
 /** The server asks for its admin token (GET /__admin/health), and it was not accepted yet. */
@@ -31,8 +34,6 @@ let tenants = []
 let tab = 'subscribers'
 /** The tenant shown now; replaced (its stream aborted, its reads ignored) when another is picked. */
 let session
-/** The record open in the detail pane: its table and id. */
-let detail
 
 void start()
 
@@ -57,15 +58,12 @@ async function start() {
 }
 
 function wireForms() {
-  $('token-form').addEventListener('submit', (event) => {
-    event.preventDefault()
-    void unlock($('admin-token').value)
-  })
-  $('key-form').addEventListener('submit', (event) => {
-    event.preventDefault()
-    const key = $('api-key').value.trim()
-    if (key !== '') show(key)
-  })
+  for (const form of [$('token-form'), $('key-form')]) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void enter()
+    })
+  }
   for (const tabButton of $('tabs').querySelectorAll('[data-tab]')) tabButton.addEventListener('click', () => showTab(tabButton.dataset.tab))
   $('search').addEventListener('input', () => tables[tab]?.filter($('search').value))
   $('connection-filters').addEventListener('submit', (event) => {
@@ -74,9 +72,17 @@ function wireForms() {
     session.cursor = {}
     session.refresh({ now: true })
   })
-  $('detail').querySelector('.close').addEventListener('click', closeDetail)
 }
 
+/** Enter in either field: a filled token field is taken first while the server asks for it, then a filled API key is shown. */
+async function enter() {
+  const token = $('admin-token').value
+  if (locked && token !== '' && !(await unlock(token))) return
+  const key = $('api-key').value.trim()
+  if (key !== '') show(key)
+}
+
+/** Whether the server took the token. */
 async function unlock(token) {
   useAdminToken(token)
   try {
@@ -85,9 +91,11 @@ async function unlock(token) {
     locked = false
     status('Admin token accepted. Pick a tenant, or enter the API key your client uses.')
     followTenants()
+    return true
   } catch (error) {
     useAdminToken(undefined)
     status(error instanceof CallFailed && error.status === 404 ? 'The server refused this admin token.' : `Could not check the token: ${error.message}`, 'error')
+    return false
   }
 }
 
@@ -114,7 +122,7 @@ function show(key) {
   current.refresh = throttled(() => loadTenant(current), REFRESH_MS)
   session = current
   for (const table of Object.values(tables)) table.clear()
-  closeDetail()
+  detail.close()
   calls.reset([])
   notice('')
   document.body.dataset.tenant = 'shown'
@@ -141,77 +149,18 @@ async function loadTenant(current) {
   try {
     const [state, page, control] = await Promise.all([
       sessionCall(current, '/__admin/state'),
-      sessionCall(current, `/__admin/channel-connections?${connectionQuery(current)}`),
-      tab === 'control' ? loadControl(current) : undefined,
+      sessionCall(current, `/__admin/channel-connections?${connectionQuery(current.cursor)}`),
+      tab === 'control' ? loadControl((path) => sessionCall(current, path)) : undefined,
       current.pending.length > 0 ? loadTenants() : undefined,
     ])
     if (current !== session) return
-    renderState(state, page)
+    renderState(state, page, { tables, detail, turnPage })
     if (control) renderControl(control, { call: (path, options) => sessionCall(current, path, options), act })
     // Under load thousands of calls arrive between two re-reads: only the last are shown.
     calls.add(current.pending.splice(0).slice(-MAX_SHOWN).map(({ data }) => JSON.parse(data)))
   } catch (error) {
     if (current === session && error.name !== 'AbortError') notice(`could not read the tenant: ${error.message}`, 'error')
   }
-}
-
-async function loadControl(current) {
-  const [{ snapshots }, { faults }] = await Promise.all([sessionCall(current, '/__admin/snapshots'), sessionCall(current, '/__admin/faults')])
-  return { snapshots, faults }
-}
-
-function renderState(state, page) {
-  subscriberIds.clear()
-  for (const subscriber of state.subscribers) subscriberIds.set(subscriber._id, subscriber.subscriberId)
-  tables.subscribers.show(state.subscribers)
-  tables.integrations.show(byChannel(state.integrations))
-  tables.messages.show(state.messages)
-  tables.connections.show(page.data)
-  renderConnectionPager(page)
-  fillProviders(state.integrations)
-  const counts = { subscribers: state.subscribers.length, integrations: state.integrations.length, connections: page.totalCount, messages: state.messages.length }
-  for (const [id, count] of Object.entries(counts)) $('tabs').querySelector(`[data-tab="${id}"] .count`).textContent = `(${count})`
-  refreshDetail({ subscribers: state.subscribers, integrations: state.integrations, connections: page.data, messages: state.messages })
-}
-
-/** The filters of the Connections tab, as the API's query, and the page's cursor. */
-function connectionQuery(current) {
-  const form = new FormData($('connection-filters'))
-  const query = new URLSearchParams()
-  for (const [name, value] of form) {
-    if (value === '') continue
-    if (name === 'contextKeys') for (const key of value.split(',').map((k) => k.trim()).filter(Boolean)) query.append(name, key)
-    else query.append(name, value)
-  }
-  for (const [name, value] of Object.entries(current.cursor)) query.append(name, value)
-  return query
-}
-
-function renderConnectionPager(page) {
-  const pager = $('connections').querySelector('.pager')
-  const turn = (label, cursor) => {
-    const node = document.createElement('button')
-    Object.assign(node, { type: 'button', textContent: label, className: label.toLowerCase(), disabled: cursor === null })
-    node.addEventListener('click', () => {
-      session.cursor = cursor
-      session.refresh({ now: true })
-    })
-    return node
-  }
-  const info = document.createElement('span')
-  info.textContent = `${page.data.length} shown of ${page.totalCount}${page.totalCountCapped ? '+' : ''}`
-  pager.replaceChildren(turn('Previous', page.previous === null ? null : { before: page.previous }), info, turn('Next', page.next === null ? null : { after: page.next }))
-}
-
-/** The providers of the tenant's integrations, as choices of the connections' filter. */
-function fillProviders(integrations) {
-  const select = $('connection-filters').elements.providerId
-  const providers = [...new Set(integrations.map((i) => i.providerId))].sort()
-  const shown = [...select.options].slice(1).map((o) => o.value)
-  if (providers.join() === shown.join()) return
-  const chosen = select.value
-  select.replaceChildren(new Option('any provider', ''), ...providers.map((p) => new Option(p, p)))
-  select.value = providers.includes(chosen) ? chosen : ''
 }
 
 /** The event stream, reopened after a drop until another tenant replaces this one. */
@@ -269,46 +218,23 @@ async function act(done, action) {
   }
 }
 
+function turnPage(cursor) {
+  session.cursor = cursor
+  session.refresh({ now: true })
+}
+
 function sessionCall(current, path, options = {}) {
   return adminCall(path, { key: current.key, signal: current.controller.signal, ...options })
 }
 
 function showTab(id) {
+  detail.closeUnlessOn(id)
   tab = id
   for (const tabButton of $('tabs').querySelectorAll('[data-tab]')) tabButton.setAttribute('aria-selected', String(tabButton.dataset.tab === id))
   for (const panel of document.querySelectorAll('#records .panel')) panel.hidden = panel.id !== id
   document.querySelector('.searchbar').hidden = id === 'control'
   tables[id]?.filter($('search').value)
   if (session) session.refresh({ now: true })
-}
-
-function openDetail(table, row) {
-  detail = { table, id: views[table].idOf(row) }
-  $('detail').hidden = false
-  $('detail').querySelector('h3').textContent = views[table].titleOf(row)
-  $('detail').querySelector('pre').textContent = pretty(row)
-}
-
-function refreshDetail(rowsByTable) {
-  if (!detail) return
-  const row = rowsByTable[detail.table].find((r) => views[detail.table].idOf(r) === detail.id)
-  const pre = $('detail').querySelector('pre')
-  const text = row ? pretty(row) : 'No longer in this tenant (or not on this page).'
-  if (text === pre.textContent) return
-  pre.textContent = text
-  // Restarted by taking the class off and on again (reading offsetWidth makes the browser see both).
-  pre.classList.remove('changed')
-  void pre.offsetWidth
-  pre.classList.add('changed')
-}
-
-function closeDetail() {
-  if (detail) {
-    tables[detail.table].selected = undefined
-    tables[detail.table].render()
-  }
-  detail = undefined
-  $('detail').hidden = true
 }
 
 /** The shown tenant's state: live, flagged fresh, or a stream problem. */

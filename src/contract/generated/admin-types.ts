@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Reset to the seed
-         * @description Puts the tenant (or, with `all=true`, every tenant) back to its seed.
+         * @description A clean start for the tenant: the seed's records (a created tenant's own seed), no fault rules, an empty journal, no idempotency records and a full rate-limit bucket; its snapshots stay. With `all=true`, every tenant, and every one released but the created ones (stored tenants deleted; snapshots stay).
          */
         post: operations["resetState"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Check that an operation was called as expected
-         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset), and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
+         * @description Counts the journal's calls of `operationId` whose request body contains `bodyMatches` (a deep subset) and, when `status` is given, whose answer had that status or class of status, and answers 200 when the count is exactly `count` (or at least `atLeast`; at least 1 when neither is given), else 417 with what was seen in `ctx`.
          */
         post: operations["verifyRequests"];
         delete?: never;
@@ -288,10 +288,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's time
+         * @description The tenant's time now, and whether it stands still. Every timestamp a call of the tenant writes or answers, and every time-based rule (idempotency retention, the rate limit), follow it.
+         */
+        get: operations["getClock"];
+        /**
+         * Set the tenant's time
+         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time.
+         */
+        put: operations["setClock"];
+        post?: never;
+        /**
+         * Back to real time
+         * @description The tenant's time is the real time again.
+         */
+        delete: operations["useRealTime"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the tenant's time forward
+         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past the last date JavaScript can hold (+275760-09-13) is a 422, nothing changed.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A tenant's time
+         * @example {
+         *       "now": "2025-01-01T00:00:00.000Z",
+         *       "frozen": true
+         *     }
+         */
+        Clock: {
+            /**
+             * Format: date-time
+             * @description The tenant's time now, ISO 8601 with milliseconds
+             */
+            now: string;
+            /** @description `true` while the time stands still */
+            frozen: boolean;
+        };
+        /**
+         * @description The tenant's time from now on
+         * @example {
+         *       "now": "2025-01-01T00:00:00.000Z",
+         *       "frozen": true
+         *     }
+         */
+        ClockRequest: {
+            /**
+             * Format: date-time
+             * @description An ISO 8601 date and time with its zone
+             */
+            now: string;
+            /**
+             * @description `true`: the time stands still at `now`; `false`: it runs at real speed from `now`
+             * @default true
+             */
+            frozen: boolean;
+        };
+        /**
+         * @description How far to move the tenant's time forward
+         * @example {
+         *       "ms": 90000000
+         *     }
+         */
+        ClockAdvance: {
+            /** @description Milliseconds */
+            ms: number;
+        };
         /** @description Which calls a rule applies to; every given field must match */
         FaultMatch: {
             /** @description The operation called */
@@ -372,7 +465,7 @@ export interface components {
         };
         /** @description The seed and volumes of a new tenant; omitted ones are the server's */
         TenantRequest: {
-            /** @description The key to create; a fresh random one when omitted */
+            /** @description The key to create; when omitted, one made from the caller's key and time (the same calls on the same clock make the same key) */
             apiKey?: string;
             /** @description Seed of the generated records */
             seed?: number;
@@ -389,7 +482,7 @@ export interface components {
             apiKey: string;
             /** @description Calls of the five operations this server (with `--redis`, this instance) answered since it started */
             calls: number;
-            /** @description Never dropped at the tenant bound: written to, created through the admin API, or holding snapshots. False for a tenant that was only read, which the bound may drop (it comes back identical from its seed). */
+            /** @description Has state of its own: written to, created through the admin API, or holding snapshots. False for a tenant that was only read. Any tenant but a created one may be released at the bound (`--max-tenants`); what a release keeps depends on the store. */
             kept: boolean;
             /** @description Created through `POST /__admin/tenants`, from a seed of its own */
             created: boolean;
@@ -404,11 +497,14 @@ export interface components {
          *           "kept": true,
          *           "created": false
          *         }
-         *       ]
+         *       ],
+         *       "released": 0
          *     }
          */
         TenantList: {
             tenants: components["schemas"]["TenantSummary"][];
+            /** @description Tenants this server (with `--redis`, this instance) released from memory at the bound (`--max-tenants`) since it started */
+            released: number;
         };
         /** @description The tenant just created */
         TenantCreated: {
@@ -453,6 +549,8 @@ export interface components {
             truncated?: boolean;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
+            note?: string;
         };
         /** @description Recorded calls, oldest first */
         RequestList: {
@@ -465,8 +563,9 @@ export interface components {
         };
         /** @description An expectation about the calls of one operation */
         VerifyRequest: {
-            /** @description The operation expected to have been called */
-            operationId: string;
+            operationId: components["schemas"]["ApiOperationId"];
+            /** @description Count only the calls answered with this status (`201`) or class of status (`"2xx"`); without it every recorded call counts, refused ones (4xx, 5xx) too */
+            status?: number | string;
             /** @description Exactly this many matching calls */
             count?: number;
             /** @description At least this many matching calls */
@@ -474,6 +573,11 @@ export interface components {
             /** @description A deep subset every counted call's request body must contain */
             bodyMatches?: Record<string, unknown>;
         };
+        /**
+         * @description One of the five operations of the API document (spec/openapi.yaml)
+         * @enum {string}
+         */
+        ApiOperationId: "upsertSubscriberCredentials" | "getSubscriber" | "setPrimaryIntegration" | "listChannelConnections" | "markMessagesAs";
         /** @description The expectation holds */
         VerifyResult: {
             /** @description Number of matching calls */
@@ -516,10 +620,10 @@ export interface components {
              */
             status: "ok" | "unavailable";
             /**
-             * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it
+             * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it (`redis-cluster` when that Redis is a node of a Redis Cluster)
              * @enum {string}
              */
-            store?: "memory" | "sqlite" | "redis";
+            store?: "memory" | "sqlite" | "redis" | "redis-cluster";
             /** @description Version of novu-mock */
             version?: string;
             /** @description Seconds since start */
@@ -529,6 +633,8 @@ export interface components {
              * @enum {string}
              */
             adminAccess?: "open" | "token" | "closed";
+            /** @description With `--db` or `--redis`: how many tenants have state stored (records, snapshots or a seed of their own). Absent in memory. */
+            storedTenants?: number;
         };
         /**
          * @description Record counts of the state just stored
@@ -608,7 +714,7 @@ export interface components {
          * @enum {string}
          */
         SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
-        /** @description Credentials payload for a subscriber's provider (all fields optional) */
+        /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
             webhookUrl?: string;
@@ -633,7 +739,7 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Integration identifier */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider */
+            /** @description Credentials payload for the provider (closed in an answer) */
             credentials: components["schemas"]["ChannelCredentials"];
             /** @description Identifier of the associated integration */
             _integrationId: string;
@@ -1650,7 +1756,7 @@ export interface operations {
     resetState: {
         parameters: {
             query?: {
-                /** @description Reset every tenant, not only the caller's */
+                /** @description Reset every tenant, not only the caller's, and release them */
                 all?: boolean;
             };
             header?: never;
@@ -2151,6 +2257,120 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    useRealTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -208,7 +208,7 @@ export interface components {
             /** @description The value sent (any JSON value) */
             value?: unknown;
         };
-        /** @description Credentials payload for a subscriber's provider (all fields optional) */
+        /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
             webhookUrl?: string;
@@ -233,7 +233,7 @@ export interface components {
             providerId: components["schemas"]["SubscriberCredentialProvider"];
             /** @description Integration identifier */
             integrationIdentifier?: string;
-            /** @description Credentials payload for the provider */
+            /** @description Credentials payload for the provider (closed in an answer) */
             credentials: components["schemas"]["ChannelCredentials"];
             /** @description Identifier of the associated integration */
             _integrationId: string;
@@ -1043,7 +1043,7 @@ export interface components {
             subscriber?: components["schemas"]["Subscriber"];
         } & WithRequired<components["schemas"]["MessageCore"], "_organizationId" | "_environmentId">;
         /**
-         * @description Body of the credentials upsert
+         * @description Body of the credentials upsert (other fields are accepted and ignored, not stored)
          * @example {
          *       "providerId": "fcm",
          *       "credentials": {
@@ -1062,7 +1062,7 @@ export interface components {
             credentials: components["schemas"]["ChannelCredentials"];
         };
         /**
-         * @description Body of the mark-as operation
+         * @description Body of the mark-as operation (other fields are accepted and ignored)
          * @example {
          *       "messageId": [
          *         "64f200000000000000000001",
@@ -1261,7 +1261,10 @@ export interface components {
         Prefer: string;
         /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
         IdempotencyKey: string;
-        /** @description The caller's identifier of the subscriber */
+        /**
+         * @description The caller's identifier of the subscriber
+         * @example demo-subscriber-1
+         */
         SubscriberIdPath: string;
         /** @description Cursor; fetch results after it */
         After: string;
@@ -1323,7 +1326,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;
@@ -1371,7 +1377,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;
@@ -1410,7 +1419,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description Identifier (`_id`) of the integration, 24 hexadecimal characters */
+                /**
+                 * @description Identifier (`_id`) of the integration, 24 hexadecimal characters
+                 * @example 64f100000000000000000002
+                 */
                 integrationId: string;
             };
             cookie?: never;
@@ -1514,7 +1526,10 @@ export interface operations {
                 Prefer?: components["parameters"]["Prefer"];
             };
             path: {
-                /** @description The caller's identifier of the subscriber */
+                /**
+                 * @description The caller's identifier of the subscriber
+                 * @example demo-subscriber-1
+                 */
                 subscriberId: components["parameters"]["SubscriberIdPath"];
             };
             cookie?: never;

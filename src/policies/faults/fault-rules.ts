@@ -10,14 +10,17 @@ export const MAX_RULES = 100
 /** The tenants' fault rules, applied oldest first. */
 export class FaultRules implements FaultRulesPort {
   private readonly tenants = new Map<string, FaultRule[]>()
-  private nextId = 1
+  /** Per tenant, the number of the last rule added, so a rule's id depends on its tenant's calls alone (docs/behaviour.md §8). */
+  private readonly lastIds = new Map<string, number>()
 
   constructor(private readonly random: () => number = Math.random) {}
 
   add(tenant: string, request: FaultRuleRequest): FaultRule | undefined {
     const rules = this.rulesOf(tenant)
     if (rules.length >= MAX_RULES) return undefined
-    const rule = newRule(`fault-${this.nextId++}`, request)
+    const id = (this.lastIds.get(tenant) ?? 0) + 1
+    this.lastIds.set(tenant, id)
+    const rule = newRule(`fault-${id}`, request)
     rules.push(rule)
     return rule
   }
@@ -35,6 +38,7 @@ export class FaultRules implements FaultRulesPort {
   clear(tenant: string): number {
     const cleared = this.tenants.get(tenant)?.length ?? 0
     this.tenants.delete(tenant)
+    this.lastIds.delete(tenant)
     return cleared
   }
 

@@ -33,12 +33,19 @@ export function parsePrefer(header: string | undefined, operation: Operation): P
   }
   const status = preference.code ?? operation.successStatus
   if (problems.length === 0 && (preference.example !== undefined || (preference.code !== undefined && status < 300)) && operation.example(status, preference.example) === undefined) {
-    const which = preference.example === undefined ? 'example' : `example named "${preference.example}"`
-    problems.push(`Prefer code=${status} cannot be honoured: the document has no ${which} for ${operation.operationId} ${status}`)
+    problems.push(noExample(operation, status, preference.example))
   }
   if (problems.length > 0) throw generalProblem(problems)
   if (applied.length > 0) preference.applied = applied.join(', ')
   return preference
+}
+
+/** Why an example cannot be answered, naming those the document has, so that a typo shows its fix. */
+function noExample(operation: Operation, status: number, name: string | undefined): string {
+  const names = operation.exampleNames(status)
+  const which = name === undefined ? 'example' : `example named "${name}"`
+  const has = names.length === 0 ? 'it names none' : `it names ${names.join(', ')}`
+  return `Prefer code=${status} cannot be honoured: the document has no ${which} for ${operation.operationId} ${status} (${has})`
 }
 
 /** Records one known preference; what it cannot honour, when it cannot. */

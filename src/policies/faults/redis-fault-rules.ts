@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { KEY_PREFIX, reached, tenantKeyBase, type RedisClient } from '../../store/redis-connection.ts'
-import { StoreWriteFailed } from '../../store/store.ts'
+import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../store/redis-connection.ts'
+import { reached, StoreWriteFailed } from '../../store/store.ts'
 import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { effectOf, matches, MAX_RULES, newRule } from './fault-rules.ts'
 import type { FaultRuleRequest } from './presets.ts'
 import { ADD, APPLY, CLEAR, LIST, REMOVE } from './redis-fault-scripts.ts'
+import { defineScripts } from '../../store/redis-define-scripts.ts'
 
 /** The counter the rule ids of every tenant and instance are taken from. */
 const IDS_KEY = `${KEY_PREFIX}:fault-ids`
@@ -52,12 +53,13 @@ export class RedisFaultRules implements FaultRulesPort {
     private readonly client: RedisClient,
     private readonly random: () => number = Math.random,
   ) {
-    client.defineCommand('novuFaultAdd', { numberOfKeys: 2, lua: ADD })
-    client.defineCommand('novuFaultList', { numberOfKeys: 2, lua: LIST })
-    client.defineCommand('novuFaultRemove', { numberOfKeys: 2, lua: REMOVE })
-    client.defineCommand('novuFaultClear', { numberOfKeys: 2, lua: CLEAR })
-    client.defineCommand('novuFaultApply', { numberOfKeys: 2, lua: APPLY })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, {
+      novuFaultAdd: { numberOfKeys: 2, lua: ADD },
+      novuFaultList: { numberOfKeys: 2, lua: LIST },
+      novuFaultRemove: { numberOfKeys: 2, lua: REMOVE },
+      novuFaultClear: { numberOfKeys: 2, lua: CLEAR },
+      novuFaultApply: { numberOfKeys: 2, lua: APPLY },
+    })
   }
 
   async add(tenant: string, request: FaultRuleRequest): Promise<FaultRule | undefined> {

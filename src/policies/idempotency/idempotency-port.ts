@@ -37,6 +37,10 @@ export interface IdempotencyPort {
   finish(recording: Recording, status: number, json: string): Promise<void> | undefined
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
   abandon(recording: Recording): void
+  /** The tenant's records count as stored at `now`: its clock went back (docs/behaviour.md §8). */
+  restamp(tenant: string, now: number): MaybePromise<void>
+  /** Forgets every record of the tenant (a reset, a release in memory). */
+  forget(tenant: string): MaybePromise<void>
   /** Ends what the adapter runs in the background. */
   close?(): void
 }

@@ -1,5 +1,5 @@
 import { RecencyMap } from '../../lib/recency-map.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
@@ -9,12 +9,6 @@ export interface IdempotencyLimits {
   maxPerTenant: number
   /** Over all tenants: the records of the tenant written least recently go first. */
   maxBytes: number
-}
-
-/** Where finished records are made durable, and read back from at the start (the store, with --db). */
-export interface KeyRecordKeeper {
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
-  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
 }
 
 /**
@@ -45,7 +39,8 @@ export class IdempotencyRecords implements IdempotencyPort {
 
   constructor(
     private readonly limits: IdempotencyLimits,
-    private readonly keeper?: KeyRecordKeeper,
+    /** Where finished records are made durable, and read back from at the start: the store, with --db. */
+    private readonly keeper?: KeyRecordsPort,
   ) {
     this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
     for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)
@@ -57,7 +52,8 @@ export class IdempotencyRecords implements IdempotencyPort {
     const { method, path } = request
     const body = bodyPrint(request.body)
     const existing = records.find(key)
-    if (existing !== 0 && records.expiresAt(existing) > now) {
+    // A running call's record lapses on real time only (docs/behaviour.md §8): an advance never lets a second call in beside it.
+    if (existing !== 0 && (records.status(existing) === 0 || records.expiresAt(existing) > now)) {
       if (!records.matches(existing, method, path, body)) throw keyReused(key)
       const status = records.status(existing)
       if (status === 0) throw keyInProgress(key)
@@ -99,9 +95,12 @@ export class IdempotencyRecords implements IdempotencyPort {
     return undefined
   }
 
-  /** Takes back a record kept by an earlier run, unless it has expired. */
+  restamp(tenant: string, now: number): void {
+    this.tenants.get(tenant)?.restamp(now + RETENTION_MS)
+  }
+
+  /** Takes back a record kept by an earlier run; whether it has expired is the tenant's clock's to say, when its key comes again. */
   private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
-    if (expiresAt <= Date.now()) return
     const records = this.tenants.touch(tenant, this.newRecords)
     const existing = records.find(key)
     if (existing !== 0) records.remove(existing)
@@ -116,6 +115,13 @@ export class IdempotencyRecords implements IdempotencyPort {
     records.remove(id)
     // A tenant's records are dropped from the map only once empty, so records still holding ids are the map's.
     if (records.size === 0 && this.tenants.get(tenant) === records) this.tenants.delete(tenant)
+  }
+
+  forget(tenant: string): void {
+    const records = this.tenants.get(tenant)
+    if (!records) return
+    while (records.size > 0) records.dropOldest()
+    this.tenants.delete(tenant)
   }
 
   /** Drops the oldest records of the least recent tenants; record `id` of `keep`, just written, stays. */

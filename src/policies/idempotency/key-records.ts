@@ -151,6 +151,11 @@ export class KeyRecords {
     this.count.bytes += json.length
   }
 
+  /** Every record held now expires at `expiresAt`. */
+  restamp(expiresAt: number): void {
+    for (let id = this.oldest; id < this.next; id++) if (this.holds(id)) this.f64[(id & this.mask) * ROW_F64 + EXPIRES_AT] = expiresAt
+  }
+
   /** Removes record `id` if it is held. */
   remove(id: number): void {
     if (!this.holds(id)) return

@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto'
-import { reached, type RedisClient } from '../../store/redis-connection.ts'
+import type { RedisClient } from '../../store/redis-connection.ts'
 import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis-key-records.ts'
-import type { KeyedWrite, KeyRecord } from '../../store/store.ts'
+import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+import { defineScripts } from '../../store/redis-define-scripts.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the
  * running record's life (ms), keys kept, now (ms), the key, the records' key prefix.
  * Answers {'replay', status, answer}, {'reused'}, {'running'}, or {'proceed'} with the record
- * opened. The tenant's oldest keys past the bound go, their records with them (keys of the
- * tenant's hash tag, named here rather than in KEYS: one slot of a cluster all the same).
+ * opened. A finished record past its `expiresAt` (the tenant's time) is gone. The tenant's oldest
+ * keys past the bound go, their records with them (keys of the tenant's hash tag, named here
+ * rather than in KEYS: one slot of a cluster all the same).
  */
 const BEGIN = `
 local record, order = KEYS[1], KEYS[2]
-local held = redis.call('HMGET', record, 'method', 'path', 'print', 'status', 'answer')
+local held = redis.call('HMGET', record, 'method', 'path', 'print', 'status', 'answer', 'expiresAt')
+if held[6] and tonumber(held[6]) <= tonumber(ARGV[7]) then
+  redis.call('DEL', record)
+  held = {}
+end
 if held[4] then
   if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] or held[3] ~= ARGV[3] then return {'reused'} end
   if held[4] == '0' then return {'running'} end
@@ -39,6 +45,20 @@ if ARGV[2] == 'forget' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE'
 return 1
 `
 
+/** KEYS: the tenant's keys in order. ARGV: the records' key prefix, their new expiresAt. */
+const RESTAMP = `
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local record = ARGV[1] .. key
+  if redis.call('HEXISTS', record, 'expiresAt') == 1 then redis.call('HSET', record, 'expiresAt', ARGV[2]) end
+end
+`
+
+/** KEYS: the tenant's keys in order. ARGV: the records' key prefix. Deletes every record of the tenant. */
+const FORGET = `
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do redis.call('DEL', ARGV[1] .. key) end
+redis.call('DEL', KEYS[1])
+`
+
 /** KEYS: the record. ARGV: the finished record (keyRecordJson). */
 const FINISH = KEEP_RECORD('KEYS[1]', 'ARGV[1]')
 
@@ -46,6 +66,8 @@ interface Scripts {
   novuKeyBegin(record: string, order: string, ...args: (string | number)[]): Promise<[string, string?, string?]>
   novuKeyIfRunning(record: string, token: string, action: string | number): Promise<number>
   novuKeyFinish(record: string, json: string): Promise<unknown>
+  novuKeyRestamp(order: string, prefix: string, expiresAt: number): Promise<unknown>
+  novuKeyForget(order: string, prefix: string): Promise<unknown>
 }
 
 /** A running call's record, this adapter's: what renews, finishes or forgets it. */
@@ -89,10 +111,13 @@ export class RedisIdempotency implements IdempotencyPort {
     client: RedisClient,
     private readonly limits: RedisIdempotencyLimits,
   ) {
-    client.defineCommand('novuKeyBegin', { numberOfKeys: 2, lua: BEGIN })
-    client.defineCommand('novuKeyIfRunning', { numberOfKeys: 1, lua: IF_RUNNING })
-    client.defineCommand('novuKeyFinish', { numberOfKeys: 1, lua: FINISH })
-    this.scripts = client as unknown as Scripts
+    this.scripts = defineScripts<Scripts>(client, {
+      novuKeyBegin: { numberOfKeys: 2, lua: BEGIN },
+      novuKeyIfRunning: { numberOfKeys: 1, lua: IF_RUNNING },
+      novuKeyFinish: { numberOfKeys: 1, lua: FINISH },
+      novuKeyRestamp: { numberOfKeys: 1, lua: RESTAMP },
+      novuKeyForget: { numberOfKeys: 1, lua: FORGET },
+    })
     this.runningMs = limits.runningMs ?? RUNNING_MS
   }
 
@@ -132,6 +157,14 @@ export class RedisIdempotency implements IdempotencyPort {
     this.running.delete(record)
     // A record left behind (Redis unreachable) goes by itself within runningMs.
     this.scripts.novuKeyIfRunning(record.redisKey, record.token, 'forget').catch(() => undefined)
+  }
+
+  async restamp(tenant: string, now: number): Promise<void> {
+    await reached(this.scripts.novuKeyRestamp(keyOrderKey(tenant), recordKeyPrefix(tenant), now + RETENTION_MS))
+  }
+
+  async forget(tenant: string): Promise<void> {
+    await reached(this.scripts.novuKeyForget(keyOrderKey(tenant), recordKeyPrefix(tenant)))
   }
 
   close(): void {

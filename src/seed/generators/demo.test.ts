@@ -7,6 +7,7 @@ import { seededState } from '../seeding.ts'
 import { createApp } from '../../app/create-app.ts'
 import { loadContracts } from '../../app/create-state.ts'
 import type { StoredSubscriber, TenantState } from '../../store/records.ts'
+import { ADA, GRACE, INTEGRATIONS } from '../../../test/helpers/well-known.ts'
 
 const REFERENCE_MS = Date.parse('2025-01-01T00:00:00.000Z')
 const SIX_WEEKS_MS = 42 * 24 * 60 * 60 * 1000
@@ -100,7 +101,7 @@ describe('the demo data set', () => {
   it('adds integrations on every channel, with the well-known primaries still the only ones', () => {
     expect(state.integrations.length).toBeGreaterThan(9)
     const primaries = state.integrations.filter((i) => i.primary).map((i) => i._id)
-    expect(primaries.sort()).toEqual(['64f100000000000000000001', '64f100000000000000000004'])
+    expect(primaries.sort()).toEqual([INTEGRATIONS.sendgrid, INTEGRATIONS.twilio])
     for (const channel of ['email', 'sms', 'push', 'chat', 'in_app']) expect(state.integrations.some((i) => i.channel === channel && i.active), channel).toBe(true)
     const identifiers = state.integrations.map((i) => i.identifier)
     expect(new Set(identifiers).size).toBe(identifiers.length)
@@ -120,7 +121,7 @@ describe('the demo data set', () => {
     const shared = state.channelConnections.filter((c) => c.subscriberId === null).length
     expect(shared / state.channelConnections.length).toBeCloseTo(0.1, 1)
     expect(new Set(state.channelConnections.map((c) => c.providerId)).size).toBeGreaterThanOrEqual(3)
-    expect(state.channelConnections.slice(0, 2).map((c) => c.subscriberId)).toEqual(['demo-subscriber-1', 'demo-subscriber-2'])
+    expect(state.channelConnections.slice(0, 2).map((c) => c.subscriberId)).toEqual([ADA, GRACE])
     expect(state.channelConnections.some((c) => c.contextKeys.includes('tenant:acme'))).toBe(true)
   })
 

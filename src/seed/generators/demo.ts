@@ -4,8 +4,9 @@ import { DEMO_INTEGRATIONS } from './demo-integrations.ts'
 import { makeDemoMessage } from './demo-message.ts'
 import { demoProviders } from './demo-providers.ts'
 import { makeDemoSubscriber, wellKnownPerson, type DemoPerson } from './demo-subscriber.ts'
-import { DEMO_MESSAGES_PER_SUBSCRIBER, type SeedOptions, type WellKnownRecords } from '../seed-options.ts'
-import { progressCounter } from '../progress-counter.ts'
+import { DEMO_MESSAGES_PER_SUBSCRIBER, type WellKnownRecords } from '../seed-options.ts'
+import type { SeedSpec } from '../../store/store.ts'
+import { progressCounter, type SeedProgress } from '../progress-counter.ts'
 
 
 /**
@@ -13,12 +14,12 @@ import { progressCounter } from '../progress-counter.ts'
  * generated subscribers, connections and messages that read like a real product's. Each record
  * comes from its own random source (seed, type, index), like the default seed's.
  */
-export function demoState(options: SeedOptions, wellKnown: WellKnownRecords): TenantState {
+export function demoState(options: SeedSpec, wellKnown: WellKnownRecords, onProgress?: SeedProgress): TenantState {
   const integrations = [...wellKnown.integrations, ...DEMO_INTEGRATIONS]
   const providers = demoProviders(integrations)
   const generated = Math.max(0, options.subscribers - wellKnown.subscribers.length)
   const messageTotal = options.messages ?? wellKnown.messages.length + DEMO_MESSAGES_PER_SUBSCRIBER * generated
-  const made = progressCounter(options.onProgress, generated + options.channelConnections + Math.max(0, messageTotal - wellKnown.messages.length))
+  const made = progressCounter(onProgress, generated + options.channelConnections + Math.max(0, messageTotal - wellKnown.messages.length))
   const persons = wellKnown.subscribers.map(wellKnownPerson)
   for (let i = persons.length; i < options.subscribers; i++, made()) persons.push(makeDemoSubscriber(options.seed, i, providers))
   withUniqueEmails(persons)
@@ -35,7 +36,7 @@ export function demoState(options: SeedOptions, wellKnown: WellKnownRecords): Te
     const owner = owners[Math.floor(i / DEMO_MESSAGES_PER_SUBSCRIBER) % owners.length]!
     messages.push(makeDemoMessage(options.seed, i, owner, colleagues.get(owner.company.slug)!))
   }
-  options.onProgress?.(made.count, made.count)
+  onProgress?.(made.count, made.count)
   return { subscribers: persons.map((person) => person.subscriber), integrations, channelConnections, messages }
 }
 

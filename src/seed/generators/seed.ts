@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs'
 import type { StoredMessage, StoredSubscriber, TenantState } from '../../store/records.ts'
-import type { SeedOptions, WellKnownRecords } from '../seed-options.ts'
+import type { WellKnownRecords } from '../seed-options.ts'
+import type { SeedSpec } from '../../store/store.ts'
 import { demoState } from './demo.ts'
 import { channelConnectionMaker } from './channel-connection.ts'
 import { makeMessage } from './message.ts'
 import { makeSubscriber } from './subscriber.ts'
 import { WELL_KNOWN_FILES } from '../well-known-files.ts'
-import { progressCounter } from '../progress-counter.ts'
+import { progressCounter, type SeedProgress } from '../progress-counter.ts'
 
 export type { SeedProgress } from '../progress-counter.ts'
-export type { SeedOptions, SeedVolumes, WellKnownRecords } from '../seed-options.ts'
+export type { SeedVolumes, WellKnownRecords } from '../seed-options.ts'
 
 const MESSAGES_PER_SUBSCRIBER = 5
 
@@ -23,12 +24,15 @@ export function readWellKnown(): WellKnownRecords {
   }
 }
 
-/** Every tenant's starting records: the well-known ones, then generated ones up to the volumes. */
-export function seedState(options: SeedOptions, wellKnown: WellKnownRecords = readWellKnown()): TenantState {
-  if (options.demo) return demoState(options, wellKnown)
+/**
+ * Every tenant's starting records: the well-known ones, then generated ones up to the volumes
+ * (`fixtures` are seeding.ts's). `onProgress` is told how many records have been generated so far, of how many.
+ */
+export function seedState(options: SeedSpec, onProgress?: SeedProgress, wellKnown: WellKnownRecords = readWellKnown()): TenantState {
+  if (options.demo) return demoState(options, wellKnown, onProgress)
   const generatedSubscribers = Math.max(0, options.subscribers - wellKnown.subscribers.length)
   const messageTotal = options.messages ?? wellKnown.messages.length + MESSAGES_PER_SUBSCRIBER * generatedSubscribers
-  const made = progressCounter(options.onProgress, generatedSubscribers + options.channelConnections + Math.max(0, messageTotal - wellKnown.messages.length))
+  const made = progressCounter(onProgress, generatedSubscribers + options.channelConnections + Math.max(0, messageTotal - wellKnown.messages.length))
   const subscribers = [...wellKnown.subscribers]
   for (let i = subscribers.length; i < options.subscribers; i++, made()) subscribers.push(makeSubscriber(options.seed, i))
   const subscriberIds = subscribers.map((s) => s.subscriberId)
@@ -38,7 +42,7 @@ export function seedState(options: SeedOptions, wellKnown: WellKnownRecords = re
     return makeChannelConnection(i)
   })
   const messages = messagesFor(options.seed, messageTotal, wellKnown, subscribers, made)
-  options.onProgress?.(made.count, made.count)
+  onProgress?.(made.count, made.count)
   return { subscribers, integrations: [...wellKnown.integrations], channelConnections, messages }
 }
 

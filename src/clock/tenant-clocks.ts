@@ -1,0 +1,135 @@
+import type { MaybePromise } from '../lib/maybe-promise.ts'
+import { advanced, LAST_MS, timeOf, viewOf, type ClockView, type KeptClock } from './clock-setting.ts'
+
+/**
+ * Where the tenants' clocks are kept: in this process (memory, and with --db also in the file),
+ * or in Redis, where every instance reads the same. `undefined`: none kept, the starting clock.
+ */
+export interface ClockKeeper {
+  read(tenant: string): MaybePromise<KeptClock | undefined>
+  write(tenant: string, clock: KeptClock | undefined): MaybePromise<void>
+  /** Forgets every tenant's clock. */
+  clear(): MaybePromise<void>
+}
+
+export interface TenantClocksOptions {
+  keeper: ClockKeeper
+  /** `--clock`, in ms: every tenant starts frozen there; real time when absent. */
+  start: number | undefined
+  /** The real clock (tests may give their own). */
+  realNow: () => number
+  /**
+   * Told when a tenant's time moved backwards: its rate-limit bucket is full again and its
+   * idempotency records count as stored at `now` (docs/behaviour.md §8).
+   */
+  onRewind: (tenant: string, now: number) => MaybePromise<void>
+}
+
+/**
+ * Every tenant's clock (docs/behaviour.md §8): what each call reads once as its time, and what
+ * `/__admin/clock` and the library's `tenant.clock` change.
+ */
+export class TenantClocks {
+  private readonly start: KeptClock
+
+  constructor(private readonly options: TenantClocksOptions) {
+    this.start = options.start === undefined ? null : { at: options.start, frozen: true, since: 0 }
+  }
+
+  /** The tenant's time now, in ms: read once per call, so that every stamp of the call agrees. */
+  now(tenant: string): MaybePromise<number> {
+    const kept = this.options.keeper.read(tenant)
+    if (kept instanceof Promise) return kept.then((clock) => timeOf(this.orStart(clock), this.options.realNow()))
+    return timeOf(this.orStart(kept), this.options.realNow())
+  }
+
+  /** The time of an answer that names no tenant (a 401, an unknown path): the starting clock's. */
+  startNow(): number {
+    return timeOf(this.start, this.options.realNow())
+  }
+
+  async get(tenant: string): Promise<ClockView> {
+    return viewOf(await this.clockOf(tenant), this.options.realNow())
+  }
+
+  /** The tenant's time becomes `at`, frozen there or running from there. */
+  set(tenant: string, at: number, frozen: boolean): Promise<ClockView> {
+    return this.change(tenant, (_clock, realMs) => ({ at, frozen, since: realMs }))
+  }
+
+  /** Moves the tenant's time `ms` forward, frozen or running as it is; undefined when that leaves the range of a date. */
+  async advance(tenant: string, ms: number): Promise<ClockView | undefined> {
+    const clock = await this.clockOf(tenant)
+    const realMs = this.options.realNow()
+    const next = advanced(clock, ms, realMs)
+    return next.at > LAST_MS ? undefined : this.keep(tenant, clock, next, realMs)
+  }
+
+  useRealTime(tenant: string): Promise<ClockView> {
+    return this.change(tenant, () => null)
+  }
+
+  /** Back to the starting clock (a reset of the tenant). */
+  async reset(tenant: string): Promise<void> {
+    await this.change(tenant, () => undefined)
+  }
+
+  /** Every tenant back to the starting clock (a reset of all). */
+  async resetAll(): Promise<void> {
+    await this.options.keeper.clear()
+  }
+
+  private async clockOf(tenant: string): Promise<KeptClock> {
+    return this.orStart(await this.options.keeper.read(tenant))
+  }
+
+  /** A tenant with no clock kept runs on the starting clock. */
+  private orStart(kept: KeptClock | undefined): KeptClock {
+    return kept === undefined ? this.start : kept
+  }
+
+  private async change(tenant: string, next: (clock: KeptClock, realMs: number) => KeptClock | undefined): Promise<ClockView> {
+    const clock = await this.clockOf(tenant)
+    const realMs = this.options.realNow()
+    return this.keep(tenant, clock, next(clock, realMs), realMs)
+  }
+
+  /** Keeps the tenant's next clock (`kept`, over `clock`) and tells `onRewind` when its time went back. */
+  private async keep(tenant: string, clock: KeptClock, kept: KeptClock | undefined, realMs: number): Promise<ClockView> {
+    await this.options.keeper.write(tenant, kept)
+    const after = this.orStart(kept)
+    const now = timeOf(after, realMs)
+    if (now < timeOf(clock, realMs)) await this.options.onRewind(tenant, now)
+    return viewOf(after, realMs)
+  }
+}
+
+/** The clocks in this process's memory; with `durable` (the --db store), each change is stored there too. */
+export class MemoryClockKeeper implements ClockKeeper {
+  private readonly clocks = new Map<string, KeptClock>()
+
+  constructor(private readonly durable?: DurableClocks) {
+    for (const [tenant, clock] of durable?.savedClocks() ?? []) this.clocks.set(tenant, clock)
+  }
+
+  read(tenant: string): KeptClock | undefined {
+    return this.clocks.get(tenant)
+  }
+
+  async write(tenant: string, clock: KeptClock | undefined): Promise<void> {
+    await this.durable?.keepClock(tenant, clock)
+    if (clock === undefined) this.clocks.delete(tenant)
+    else this.clocks.set(tenant, clock)
+  }
+
+  async clear(): Promise<void> {
+    await Promise.all([...this.clocks.keys()].map((tenant) => this.durable?.keepClock(tenant, undefined)))
+    this.clocks.clear()
+  }
+}
+
+/** Where the memory keeper stores its clocks durably, and reads them back at the start: the store, with --db. */
+export interface DurableClocks {
+  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
+  savedClocks(): Iterable<[string, KeptClock]>
+}
