@@ -3,13 +3,14 @@
 // in layers, each folder importing only those below it") says why each folder stands where it does.
 /** Top to bottom. Folders on one line are side by side: neither imports the other. */
 const LAYERS = [
-  ['index.ts'],
+  ['index.ts', 'msw'],
   ['cli', 'library', 'build'],
   ['options'],
   ['app'],
   ['admin', 'web', 'proxy'],
   ['verify'],
   ['http'],
+  ['core'],
   ['policies'],
   ['resources'],
   ['journal'],
@@ -42,11 +43,19 @@ module.exports = {
       to: {},
     },
     ...upward,
+    {
+      name: 'core-free-of-the-transport',
+      comment: 'src/core answers a request of either door (node, msw): it imports neither node:http, nor express, nor the node door (src/http)',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/http/', '^(node:)?https?$', '(^|/)node_modules/(express|body-parser)/'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: ['\\.test\\.ts$', '^src/contract/generated/'] },
-    includeOnly: '^src/',
+    // src/, and the transports the core must not import, so that rule can see them.
+    includeOnly: ['^src/', '^(node:)?https?$', '(^|/)node_modules/(express|body-parser)/'],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -2,7 +2,7 @@
  * Snapshot and restore of a tenant with 100,000 channel connections, over HTTP, on this machine.
  * A script, not a test: it prints the figures (median of several rounds) and the target.
  */
-import { createMockServer } from '../src/app/create-app.ts'
+import { createMockServer } from '../src/app/create-mock-server.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100_000)
 const ROUNDS = 7

@@ -1,9 +1,9 @@
 import type { Contract } from '../contract/load-contract.ts'
 import { validateRequest } from '../contract/validate-request.ts'
-import { apiKeyFrom } from '../http/authenticate.ts'
-import { tooDeep } from '../http/read-body.ts'
+import { apiKeyFrom } from '../core/authenticate.ts'
+import type { CoreState } from '../core/planes.ts'
+import { tooDeep } from '../core/read-body.ts'
 import { valueNestsDeeperThan } from '../lib/json-depth.ts'
-import type { RouteDependencies } from '../http/operation-route.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 
@@ -34,7 +34,7 @@ export type AdminCall = <K extends keyof AdminOperations>(operationId: K, apiKey
  * wire, so neither side keeps a reference to the other's objects. No admin guard: the guard keeps
  * other machines out, and this caller is the program that started the server.
  */
-export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<RouteDependencies, 'store' | 'apiKeys' | 'logger' | 'now' | 'clocks'>): AdminCall {
+export function adminCalls(admin: Contract, handlers: Record<string, Handler>, deps: Pick<CoreState, 'store' | 'apiKeys' | 'clocks'>): AdminCall {
   return async (operationId, apiKey, { path = {}, query = {}, body } = {}) => {
     const operation = admin.operations.get(operationId)
     const handler = handlers[operationId]
@@ -47,7 +47,7 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     const input = validateRequest(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
     // The handler map is keyed by operationId; its input type is the one this operation validated.
     // The tenant's time, read once, as a route reads it (docs/behaviour.md §8).
-    const at = deps.clocks ? new Date(await deps.clocks.now(key)) : deps.now()
+    const at = new Date(await deps.clocks.now(key))
     const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: () => at })
     return jsonCopy(result) as AdminResult<typeof operationId>
   }

@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { Express, NextFunction, Request, Response } from 'express'
 import { ApiError } from '../answer/api-error.ts'
-import { errorAnswer } from './error-answer.ts'
-import { checkedAnswer, sendJson, type ResponseCheck } from './respond.ts'
+import { errorAnswer } from '../core/error-answer.ts'
+import { checkedAnswer, type ResponseCheck } from '../core/check-answer.ts'
+import { sendJson } from './respond.ts'
 
 /**
  * What no operation answers: an unknown path or method is the service's 404 (`Cannot GET /x`),

@@ -1,28 +1,16 @@
 import type { Express, Router } from 'express'
-import type { Contract } from '../contract/load-contract.ts'
-import type { Handler } from '../resources/operation-context.ts'
-import { operationRoute, type OperationCall, type RouteDependencies } from './operation-route.ts'
+import type { OperationEntry } from '../core/operation-table.ts'
 import { noteOperation } from '../log/request-log.ts'
-import type { RouteTable } from './route-table.ts'
+import type { RouteTable } from '../core/route-table.ts'
+import { operationRoute, type OperationCall } from './operation-route.ts'
 
 /**
- * Mounts each operation of a document that has a handler on its path; routing comes from the
- * document. With a `table`, the same calls are also entered there, for the fast path.
+ * Mounts each operation's pipeline on its path, with a body limit in bytes. With a `table`, the
+ * same calls are also entered there, for the fast path that skips express.
  */
-export function mountOperations(
-  router: Router | Express,
-  contract: Contract,
-  byId: Record<string, Handler>,
-  deps: RouteDependencies,
-  table?: RouteTable<OperationCall>,
-): void {
-  for (const operationId of Object.keys(byId)) {
-    if (!contract.operations.has(operationId)) throw new Error(`handler ${operationId} has no operation in the document`)
-  }
-  for (const operation of contract.operations.values()) {
-    const handler = byId[operation.operationId]
-    if (!handler) continue
-    const route = operationRoute(operation, handler, deps)
+export function mountOperations(router: Router | Express, entries: readonly OperationEntry[], bodyLimit: number, table?: RouteTable<OperationCall>): void {
+  for (const { operation, answer } of entries) {
+    const route = operationRoute(answer, bodyLimit)
     const call: OperationCall = (req, res, params, headers) => {
       noteOperation(res, operation.operationId)
       return route(req, res, params, headers)

@@ -27,14 +27,15 @@ const LIBRARY_DEFAULTS: ConfigValues = { port: '0', 'log-level': 'silent' }
 
 /**
  * The server's config from startMockServer's options: each turned into its flag's text and read
- * by the CLI's own parser, so checks and defaults are the CLI's. A problem names the option.
+ * by the CLI's own parser, so checks and defaults are the CLI's. A problem names the option, and
+ * `door`, the function the caller called.
  */
-export function serverConfigOf(options: MockServerOptions): ServerConfig {
+export function serverConfigOf(options: MockServerOptions, door = 'startMockServer'): ServerConfig {
   const values: ConfigValues = { ...LIBRARY_DEFAULTS }
   for (const [name, value] of Object.entries(options)) {
     const flag = FLAG_OF.get(name)
-    if (flag === undefined) throw new UsageError(`startMockServer: unknown option "${name}"${hint(name)}`)
-    if (value !== undefined) values[flag] = flagText(flag, value, `startMockServer: option "${name}"`)
+    if (flag === undefined) throw new UsageError(`${door}: unknown option "${name}"${hint(name)}`)
+    if (value !== undefined) values[flag] = flagText(flag, value, `${door}: option "${name}"`)
   }
   try {
     return configFromValues(values)
@@ -42,7 +43,7 @@ export function serverConfigOf(options: MockServerOptions): ServerConfig {
     if (!(error instanceof UsageError)) throw error
     // The parser names flags (`--max-tenants must be …`); the caller wrote options.
     const named = error.message.replace(/--([a-z-]+)/g, (text, flag: string) => (isFlagName(flag) ? `option "${optionName(flag)}"` : text))
-    throw new UsageError(`startMockServer: ${named}`)
+    throw new UsageError(`${door}: ${named}`)
   }
 }
 

@@ -1,4 +1,4 @@
-import { createMockServer } from '../app/create-app.ts'
+import { createMockServer } from '../app/create-mock-server.ts'
 import { serverConfigOf } from './server-options.ts'
 import { tenantOf } from './tenant.ts'
 import type { MockServer, MockServerOptions } from './types.ts'

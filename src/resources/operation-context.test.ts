@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadContracts } from '../app/create-app.ts'
+import { loadContracts } from '../app/create-state.ts'
 import { DEFAULTED_QUERY } from './operation-context.ts'
 
 describe('DEFAULTED_QUERY', () => {

@@ -3,7 +3,7 @@ import { DEFAULT_CONFIG } from '../app/config.ts'
 import { defaultVolumes } from './seed-options.ts'
 import { PREBUILT_SEED_DIR, prebuiltSeed } from './prebuilt-seed.ts'
 import { seededState } from './seeding.ts'
-import { loadContracts } from '../app/create-app.ts'
+import { loadContracts } from '../app/create-state.ts'
 
 /** `npm test` builds first, so the build's seeds are there to compare. */
 describe('the seeds the build writes', () => {

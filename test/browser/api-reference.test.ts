@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { launchChromium, offMachine, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
 import { OPERATION_IDS } from '../helpers/operations.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'

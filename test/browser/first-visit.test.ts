@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { launchChromium, newPage, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
 import { expectQuiet, openInspector, pickTenant, rowOf, SHOWN_MS } from '../helpers/inspector-page.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'

@@ -1,6 +1,6 @@
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { createLogger } from '../../src/log/logger.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { heldCall } from '../helpers/held-call.ts'

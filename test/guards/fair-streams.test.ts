@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { MAX_SUBSCRIBERS_PER_TENANT } from '../../src/journal/request-journal.ts'
 import { openEvents, type EventReader } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectErrorDto } from '../helpers/expect-contract.ts'
 import { rawRequest } from '../helpers/raw-request.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { loadContracts } from '../../src/app/create-app.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 
 interface Answer {
   status: number

@@ -1,5 +1,5 @@
 import type { AppOptions } from '../../src/app/config.ts'
-import { createMockServer, type MockServer } from '../../src/app/create-app.ts'
+import { createMockServer, type MockServer } from '../../src/app/create-mock-server.ts'
 
 export const API_KEY = 'test-key'
 export const AUTH = { Authorization: `ApiKey ${API_KEY}` }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import { loadContracts } from '../../src/app/create-app.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 import type { TenantState } from '../../src/store/records.ts'
 import { arbitraryOf } from './schema-arbitrary.ts'
 

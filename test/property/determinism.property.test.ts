@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { callArbitrary, type Call } from './call-arbitrary.ts'
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { ADA } from '../helpers/well-known.ts'
 

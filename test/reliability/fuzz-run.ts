@@ -2,7 +2,8 @@
  * The full fuzz run, as a script (`npm run fuzz`): 10,000 generated bad requests per operation
  * against one server, with the status counts, any problem, and memory before and after.
  */
-import { loadContracts, createMockServer } from '../../src/app/create-app.ts'
+import { createMockServer } from '../../src/app/create-mock-server.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 import { prng } from '../helpers/prng.ts'
 import { fuzzRequest } from './fuzz-cases.ts'
 import { sendFuzz } from './send-fuzz.ts'

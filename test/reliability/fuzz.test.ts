@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadContracts } from '../../src/app/create-app.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { prng } from '../helpers/prng.ts'
 import { fuzzRequest } from './fuzz-cases.ts'

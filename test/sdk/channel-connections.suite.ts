@@ -1,7 +1,7 @@
 import type { ChannelConnectionsControllerListChannelConnectionsRequest as ListRequest } from '@novu/api/models/operations/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../../src/app/config.ts'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import type { StoredChannelConnection } from '../../src/store/records.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'

@@ -1,7 +1,7 @@
 import type { MessageMarkAsRequestDtoMarkAs as MarkAs } from '@novu/api/models/components/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../../src/app/config.ts'
-import type { MockServer } from '../../src/app/create-app.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { readState } from '../helpers/read-state.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { lastSent, sdkClient } from './support.ts'

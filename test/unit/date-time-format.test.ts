@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { schemaOf } from '../../src/contract/load-contract.ts'
-import { loadContracts } from '../../src/app/create-app.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
 
 const error = (timestamp: string) => ({ statusCode: 404, timestamp, path: '/x', message: 'not found' })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadContracts, type MockServer } from '../../src/app/create-app.ts'
+import { loadContracts } from '../../src/app/create-state.ts'
+import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { formatReport } from '../../src/verify/format-report.ts'
 import { verifyTarget, type VerifyOptions } from '../../src/verify/verify-target.ts'
 import { runCli } from '../helpers/cli.ts'

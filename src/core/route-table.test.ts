@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RouteTable } from './route-table.ts'
-import type { MockServer } from '../app/create-app.ts'
+import type { MockServer } from '../app/create-mock-server.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
 import { ADA } from '../../test/helpers/well-known.ts'

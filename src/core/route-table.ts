@@ -29,12 +29,16 @@ export class RouteTable<T> {
     this.byMethod.set(method, routes)
   }
 
-  match(method: string, path: string): RouteMatch<T> | undefined {
+  /**
+   * `lenient`: any case of the literal segments and one trailing slash, as express's router takes
+   * them (for a door that has no express behind the table, novu-mock/msw).
+   */
+  match(method: string, path: string, { lenient = false } = {}): RouteMatch<T> | undefined {
     const routes = this.byMethod.get(method)
     if (!routes) return undefined
-    const parts = path.split('/')
+    const parts = (lenient && path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/')
     for (const route of routes) {
-      const params = paramsOf(route, parts)
+      const params = paramsOf(route, parts, lenient)
       if (params) return { value: route.value, params }
     }
     return undefined
@@ -42,14 +46,14 @@ export class RouteTable<T> {
 }
 
 /** The names are the document's, never the client's, so a plain object is safe (and faster to fill and read than a prototype-free one). */
-function paramsOf({ literals, names }: Route<unknown>, parts: string[]): Record<string, string> | undefined {
+function paramsOf({ literals, names }: Route<unknown>, parts: string[], lenient: boolean): Record<string, string> | undefined {
   if (literals.length !== parts.length) return undefined
   const params: Record<string, string> = {}
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
     const name = names[i]
     if (name === undefined) {
-      if (literals[i] !== part) return undefined
+      if (literals[i] !== part && !(lenient && literals[i]!.toLowerCase() === part.toLowerCase())) return undefined
       continue
     }
     const value = decoded(part)

@@ -22,10 +22,10 @@ const isForm = (contentType: string | undefined): boolean =>
  * the live service parses it (nested keys, `a[]=`); any other type reads as an empty body, which
  * the document's required fields then refuse in a 422, as the live service's validation does.
  */
-export function parseBody(contentType: string | undefined, bytes: Buffer): ParsedBody {
+export function parseBody(contentType: string | undefined, bytes: Uint8Array): ParsedBody {
   if (!isForm(contentType)) return { value: {}, ignoredType: contentType || 'none' }
   const latin1 = /;\s*charset="?iso-8859-1"?/i.test(contentType ?? '')
-  const text = bytes.toString(latin1 ? 'latin1' : 'utf8')
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(latin1 ? 'latin1' : 'utf8')
   if (text.length === 0) return { value: {} }
   const parameters = text.split('&').length
   if (parameters > PARAMETER_LIMIT) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'too many parameters')

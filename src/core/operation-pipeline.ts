@@ -1,0 +1,208 @@
+import type { Operation } from '../contract/operation.ts'
+import { validateRequest } from '../contract/validate-request.ts'
+import { isoTime } from '../lib/iso-time.ts'
+import type { Recording } from '../policies/idempotency/idempotency-port.ts'
+import { applyFaults } from '../policies/faults/apply-faults.ts'
+import type { Handler } from '../resources/operation-context.ts'
+import { tenantFor } from '../resources/tenant.ts'
+import type { KeyedWrite, Store } from '../store/store.ts'
+import { apiKeyFrom } from './authenticate.ts'
+import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
+import { checkedAnswer, type Answer } from './check-answer.ts'
+import { errorAnswer } from './error-answer.ts'
+import type { CallPolicies, CoreState, Plane } from './planes.ts'
+import { readBody } from './read-body.ts'
+import { appendHeaders, type CallOutcome, type HeaderList } from './sent-answer.ts'
+
+/** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
+export type OperationPipeline = (request: CallRequest, params: Record<string, string>) => Promise<CallOutcome>
+
+/** The list page already has its `data` and is never wrapped. */
+const UNWRAPPED: ReadonlySet<string> = new Set(['listChannelConnections'])
+
+/** What one call learned on its way in, for the steps after the answer. */
+interface CallState {
+  line: RequestLine
+  idempotencyKey: string | undefined
+  tenantKey?: string
+  body?: unknown
+  /** The content type of a body ignored for it (docs/behaviour.md §1.3), which the journal notes. */
+  ignoredType?: string
+  /** Set when this call opened an idempotency record that its answer must close. */
+  recording?: Recording
+  /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
+  headers?: Record<string, string>
+  /** The tenant's time, read once when the tenant is known: every stamp and time rule of the call uses it. */
+  at?: Date
+  /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
+  end?: () => void
+  /**
+   * The state as this call reads it: its `now` is the tenant's time once the tenant is known (the
+   * starting clock before), so every stamp of the call, errors included, reads the same instant.
+   */
+  timed: CoreState
+}
+
+/**
+ * One operation's request path, in the order of docs/behaviour.md §1.3: authentication, tenant
+ * (and its time, docs/behaviour.md §8), rate limit, body, idempotency, faults and `Prefer`,
+ * document, then the handler's rules. Every answer is checked on the way out, closes its
+ * idempotency record and is journaled; then the call ends in the store, which may release its
+ * tenant from then on. Each step is a closure over what it needs of the operation, the state and
+ * the plane.
+ */
+export function operationPipeline(operation: Operation, handler: Handler, state: CoreState, plane: Plane): OperationPipeline {
+  const policies: CallPolicies | undefined = plane.name === 'api' ? plane.policies : undefined
+  const wraps = plane.name === 'api' && plane.envelope && !UNWRAPPED.has(operation.operationId)
+  // The control plane takes JSON only; the API reads forms and other types as the live service does.
+  const jsonOnly = plane.name === 'control'
+  const needsKey = operation.requiresAuth || (plane.name === 'control' && plane.keyRequired === true)
+
+  async function answerOf(request: CallRequest, params: Record<string, string>, call: CallState): Promise<Answer | 'drop'> {
+    const tenantKey = needsKey ? apiKeyFrom(request.header('authorization'), state.apiKeys) : undefined
+    // Asked before the tenant is opened: with Redis both questions travel together.
+    const time = tenantKey !== undefined ? state.clocks.now(tenantKey) : undefined
+    if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
+    if (tenantKey !== undefined && policies) call.end = await state.store.open(tenantKey)
+    call.tenantKey = tenantKey
+    if (time !== undefined) call.at = new Date(await time)
+    if (tenantKey !== undefined && policies) call.headers = await policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
+    const sent = operation.takesBody ? await readBody(request, jsonOnly) : undefined
+    call.body = sent?.value
+    call.ignoredType = sent?.ignoredType
+    if (tenantKey !== undefined && policies) {
+      const settled = (await replayOf(call, tenantKey, sent?.raw, policies)) ?? (await faultsOf(request, call, tenantKey, policies))
+      if (settled !== undefined) return settled
+    }
+    const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
+    return run(request, params, call, recordOf ? keyedStore(state.store, recordOf) : state.store)
+  }
+
+  /** A keyed call: the replay of its key's answer, or (opening the key's record) nothing. */
+  async function replayOf(call: CallState, tenantKey: string, raw: Uint8Array | undefined, { idempotency }: CallPolicies): Promise<Answer | undefined> {
+    if (call.idempotencyKey === undefined) return undefined
+    const { method, path } = call.line
+    const outcome = await idempotency.begin(tenantKey, call.idempotencyKey, { method, path, body: raw && asBuffer(raw) }, call.timed.now().getTime())
+    if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, headers: { 'Idempotency-Replay': 'true' } }
+    call.recording = outcome
+    return undefined
+  }
+
+  /** The `Prefer` header and the fault rules: the answer they force, if any. */
+  async function faultsOf(request: CallRequest, call: CallState, tenantKey: string, { faults }: CallPolicies): Promise<Answer | 'drop' | undefined> {
+    const outcome = await applyFaults({
+      operation,
+      faults,
+      tenantKey,
+      method: call.line.method,
+      path: call.line.path,
+      originalUrl: call.line.url,
+      body: call.body,
+      prefer: request.header('prefer'),
+      idempotencyKey: call.idempotencyKey,
+      rateLimitReset: call.headers?.['RateLimit-Reset'],
+      now: call.timed.now,
+    })
+    // Rare (a Prefer header, a fault rule): a copy here costs the usual call nothing.
+    if (outcome?.applied !== undefined) call.headers = { ...call.headers, 'Preference-Applied': outcome.applied }
+    return outcome?.answer
+  }
+
+  async function run(request: CallRequest, params: Record<string, string>, call: CallState, store: Store): Promise<Answer> {
+    const input = validateRequest(operation, paramsOf(operation, request, call.line, params), call.body)
+    // The handler map is keyed by operationId; its input type is the one this operation validated.
+    const result = await handler({ store, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
+    return { status: operation.successStatus, body: result }
+  }
+
+  /** Closes the call's idempotency record with its answer: kept, or (a forced answer) dropped. */
+  async function settle(call: CallState, answer: Answer, body: unknown, text: string): Promise<void> {
+    if (!call.recording || !policies) return
+    if (answer.forced) return policies.idempotency.abandon(call.recording)
+    const kept = policies.idempotency.finish(call.recording, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
+    // The change itself is stored already; a record that could not be is still replayed until a restart.
+    if (kept) await kept.catch((error: unknown) => state.logger.error('an idempotency record was not stored', { error: String(error) }))
+  }
+
+  function journal(request: CallRequest, call: CallState, answer: Answer, body: unknown, text: string, started: number): void {
+    if (call.tenantKey === undefined || !policies) return
+    const { method, path, url } = call.line
+    policies.journal.record(call.tenantKey, {
+      time: isoTime(call.timed.now().getTime()),
+      operationId: operation.operationId,
+      method,
+      path,
+      url,
+      rawHeaders: request.rawHeaders,
+      status: answer.status,
+      durationMs: performance.now() - started,
+      requestBody: call.ignoredType === undefined ? call.body : undefined,
+      note: call.ignoredType === undefined ? undefined : `body ignored for its content type (${call.ignoredType})`,
+      responseBody: body,
+      violations: answer.violations,
+    }, { secret: call.idempotencyKey, responseText: text })
+  }
+
+  async function answerCall(request: CallRequest, params: Record<string, string>, call: CallState): Promise<CallOutcome> {
+    const started = performance.now()
+    const outcome = await answerOf(request, params, call).catch((error: unknown) => errorAnswer(error, call.line, call.timed))
+    if (outcome === 'drop') {
+      if (call.recording) policies?.idempotency.abandon(call.recording)
+      return 'drop'
+    }
+    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
+    const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
+    const text = JSON.stringify(body)
+    await settle(call, answer, body, text)
+    journal(request, call, answer, body, text, started)
+    const head = headListOf(call, answer)
+    if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
+    return { status: answer.status, head, text }
+  }
+
+  return (request, params) => {
+    // Every field from the start: one shape for every call, keyed or not.
+    const call: CallState = {
+      line: requestLineOf(request),
+      idempotencyKey: idempotencyKeyOf(request),
+      tenantKey: undefined,
+      body: undefined,
+      ignoredType: undefined,
+      recording: undefined,
+      headers: undefined,
+      at: undefined,
+      end: undefined,
+      timed: state,
+    }
+    call.timed = { ...state, now: () => call.at ?? state.now() }
+    // Ended once completely finished, its answer made and journaled, whatever happened.
+    return answerCall(request, params, call)
+      .catch((error: unknown) => lastResort(error, call))
+      .finally(() => call.end?.())
+  }
+}
+
+/** A failure after the answer was made (journaling it): the documented 500, with the call's headers. */
+function lastResort(error: unknown, call: CallState): CallOutcome {
+  const answer = errorAnswer(error, call.line, call.timed)
+  return { status: answer.status, head: headListOf(call, answer), text: JSON.stringify(answer.body) }
+}
+
+/** Every header an answer of the call carries: the call's (rate limit, preferences), then the answer's own, which win. */
+function headListOf(call: CallState, answer: Answer): HeaderList {
+  const head: HeaderList = []
+  if (answer.headers === undefined) appendHeaders(head, call.headers)
+  else appendHeaders(head, { ...call.headers, ...answer.headers })
+  return head
+}
+
+/** The store as a keyed call's handler sees it: a change it commits is stored with the call's idempotency record. */
+function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): Store {
+  const keyed: Store = Object.create(store) as Store
+  keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
+  return keyed
+}
+
+/** The same bytes as a Buffer, not copied: the idempotency fingerprint hashes a Buffer. */
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+

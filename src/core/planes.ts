@@ -1,0 +1,51 @@
+import type { TenantClocks } from '../clock/tenant-clocks.ts'
+import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
+import type { JournalPort } from '../journal/journal-port.ts'
+import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { RateLimitPort } from '../policies/rate-limit-port.ts'
+import type { Store } from '../store/store.ts'
+import type { ResponseCheck } from './check-answer.ts'
+
+/**
+ * What every call of either plane reads: the store, the accepted keys, the tenants' clocks and how
+ * answers are checked. `now` is the starting clock: it stamps an answer before its tenant is known.
+ */
+export interface CoreState extends ResponseCheck {
+  store: Store
+  /** Each tenant's time (docs/behaviour.md §8), read once a call knows its tenant. */
+  clocks: Pick<TenantClocks, 'now'>
+  /** Strict mode's keys; undefined in open mode, where any non-empty key is a tenant. */
+  apiKeys: ReadonlySet<string> | undefined
+}
+
+/** What a call of the API passes through besides the store (docs/behaviour.md §1.3, §4, §5). */
+export interface CallPolicies {
+  idempotency: IdempotencyPort
+  journal: JournalPort
+  rateLimiter: RateLimitPort
+  faults: FaultRulesPort
+}
+
+/**
+ * Which side of the mock an operation belongs to. The API's calls open their tenant and pass
+ * through the policies; the control plane's (the admin API) do neither: they are not calls of the
+ * tenant, so they are not limited, replayed, faulted nor journaled, and looking never makes the
+ * store hold a tenant (docs/behaviour.md §3). The API reads forms and other media types as the
+ * live service does; the control plane takes JSON only (415) (docs/behaviour.md §1.3).
+ */
+export type Plane = ApiPlane | ControlPlane
+
+export interface ApiPlane {
+  name: 'api'
+  policies: CallPolicies
+  /** Wrap successful answers as `{"data": …}`, as the live service does (docs/behaviour.md §1.1). */
+  envelope: boolean
+}
+
+export interface ControlPlane {
+  name: 'control'
+  /** Every operation needs an accepted key, those the document leaves open included (with --api-key, docs/behaviour.md §6). */
+  keyRequired?: boolean
+}
+
+export const CONTROL_PLANE: ControlPlane = { name: 'control' }
