@@ -52,6 +52,7 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
   const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../policies/redis-rate-limiter.ts')
+  const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
   const { RedisJournal } = await import('../journal/redis-journal.ts')
   const { RedisClockKeeper } = await import('../store/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
@@ -59,14 +60,16 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
+    const faultVersions = new SeenVersions()
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
     return {
       backend,
       policies: {
         idempotency,
         journal,
-        faults: new RedisFaultRules(client),
-        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
+        // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
+        faults: new RedisFaultRules(client, Math.random, faultVersions),
+        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
         clockKeeper: new RedisClockKeeper(client),
         close: async () => {
           idempotency.close()

@@ -3,12 +3,15 @@ import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
 import { defineScripts } from '../store/redis-define-scripts.ts'
+import { faultsKey } from './faults/redis-fault-keys.ts'
+import type { SeenVersions } from './faults/seen-versions.ts'
 
 /**
- * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms). ARGV: now, burst, tokens per
- * second, the bucket's time to live in ms. Refills and takes one token as RateLimiter does, in
- * doubles written exactly (%.17g), so both answer alike; a clock behind the bucket's refills
- * nothing. Answers {1 taken or 0, tokens left}.
+ * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), and its fault rules' hash. ARGV:
+ * now, burst, tokens per second, the bucket's time to live in ms. Refills and takes one token as
+ * RateLimiter does, in doubles written exactly (%.17g), so both answer alike; a clock behind the
+ * bucket's refills nothing. Answers {1 taken or 0, tokens left, the fault rules' version or ''}:
+ * read here so that a call matching no rule needs no trip of its own to check them (SeenVersions).
  */
 const TAKE = `
 local now, burst, perSecond = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -27,7 +30,7 @@ end
 local left = string.format('%.17g', tokens)
 redis.call('HSET', KEYS[1], 't', left, 'u', string.format('%.17g', updatedAt))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {taken, left}
+return {taken, left, redis.call('HGET', KEYS[2], 'v') or ''}
 `
 
 /** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
@@ -35,7 +38,7 @@ const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
 const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
 
 interface Scripts {
-  novuRateTake(bucket: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string]>
+  novuRateTake(bucket: string, faults: string, now: number, burst: number, perSecond: number, ttlMs: number): Promise<[number, string, string]>
 }
 
 /**
@@ -54,8 +57,10 @@ export class RedisRateLimiter implements RateLimitPort {
     private readonly client: RedisClient,
     rate: RateLimit,
     enforce: boolean,
+    /** Where the fault rules' version read with each token goes (RedisFaultRules reads it). */
+    private readonly faultVersions?: SeenVersions,
   ) {
-    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 1, lua: TAKE } })
+    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 2, lua: TAKE } })
     this.rules = new BucketRules(rate, enforce)
     // Not the time to refill: under a frozen clock (docs/behaviour.md §8) a spent bucket must stay spent.
     this.ttlMs = Math.max(Math.ceil((this.rules.burst / this.rules.perSecond) * 1000), IDLE_BUCKET_MS)
@@ -63,7 +68,8 @@ export class RedisRateLimiter implements RateLimitPort {
 
   async take(tenant: string, now: number, operationId: string): Promise<RateLimitHeaders> {
     const { burst, perSecond } = this.rules
-    const [taken, left] = await reached(this.scripts.novuRateTake(bucketKey(tenant), now, burst, perSecond, this.ttlMs))
+    const [taken, left, faults] = await reached(this.scripts.novuRateTake(bucketKey(tenant), faultsKey(tenant), now, burst, perSecond, this.ttlMs))
+    this.faultVersions?.note(tenant, faults)
     return this.rules.answer(Number(left), taken === 1, operationId)
   }
 

@@ -41,12 +41,16 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     for (const entry of this.layer) if (!this.base.has(entry[0])) yield entry
   }
 
+  // keys() and values() walk the maps themselves rather than entries(): no [key, value] pair is
+  // made per record for them (set-primary reads every integration's key on each call).
   *keys(): MapIterator<K> {
-    for (const [key] of this.entries()) yield key
+    yield* this.base.keys()
+    for (const key of this.layer.keys()) if (!this.base.has(key)) yield key
   }
 
   *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value
+    for (const [key, value] of this.base) yield this.layer.has(key) ? (this.layer.get(key) as V) : value
+    for (const [key, value] of this.layer) if (!this.base.has(key)) yield value
   }
 
   [Symbol.iterator](): MapIterator<[K, V]> {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../store/redis-connection.ts'
+import { KEY_PREFIX, type RedisClient } from '../../store/redis-connection.ts'
+import { keysOf } from './redis-fault-keys.ts'
+import type { SeenVersions } from './seen-versions.ts'
 import { reached, StoreWriteFailed } from '../../store/store.ts'
 import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { effectOf, matches, MAX_RULES, newRule } from './fault-rules.ts'
@@ -40,7 +42,8 @@ const NO_RULES: Held = { version: '', rules: [] }
  * calls over every instance. Each instance matches calls against the rules it holds in memory;
  * the script counts them only if the rules' version is still the one matched against, and
  * otherwise answers the rules as they now stand. A call costs one round trip (two when the
- * tenant's rules changed since its last call); a Redis failure rejects (StoreWriteFailed: 503).
+ * tenant's rules changed since its last call), or none when it matches no rule held and the
+ * version its token was taken with is the one held (`seen`); a Redis failure rejects (StoreWriteFailed: 503).
  */
 export class RedisFaultRules implements FaultRulesPort {
   private readonly scripts: Scripts
@@ -52,6 +55,8 @@ export class RedisFaultRules implements FaultRulesPort {
   constructor(
     private readonly client: RedisClient,
     private readonly random: () => number = Math.random,
+    /** The version each call's token was taken with (RedisRateLimiter), absent where no limiter reads it. */
+    private readonly seen?: SeenVersions,
   ) {
     this.scripts = defineScripts<Scripts>(client, {
       novuFaultAdd: { numberOfKeys: 2, lua: ADD },
@@ -86,8 +91,8 @@ export class RedisFaultRules implements FaultRulesPort {
     let held = this.held.get(tenant) ?? NO_RULES
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       const matching = held.rules.filter((rule) => matches(rule, call))
-      // Rules just read that the call does not match: nothing to count.
-      if (tries > 0 && matching.length === 0) return undefined
+      // Rules just read, or of the version the call's token was taken with, that it does not match: nothing to count.
+      if (matching.length === 0 && (tries > 0 || this.seen?.get(tenant) === held.version)) return undefined
       const answer = await reached(this.scripts.novuFaultApply(...keysOf(tenant), held.version, this.nextVersion(), ...matching.map((rule) => rule.id)))
       if (answer[0] === 'rules') {
         const [, version, ...rules] = answer
@@ -115,10 +120,6 @@ export class RedisFaultRules implements FaultRulesPort {
   }
 }
 
-const keysOf = (tenant: string): [string, string] => {
-  const base = tenantKeyBase(tenant)
-  return [`${base}faults`, `${base}fault-order`]
-}
 
 const optional = (value: number | undefined): string => (value === undefined ? '' : String(value))
 
