@@ -16,6 +16,7 @@ const LAYERS = [
   ['journal'],
   ['seed'],
   ['store'],
+  ['redis'],
   ['clock'],
   ['contract'],
   ['answer'],

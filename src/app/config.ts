@@ -3,7 +3,7 @@ import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
 import type { AllowedHosts } from '../http/host-check.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
-import type { RateLimit } from '../policies/rate-limiter.ts'
+import type { RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import type { ResponseValidation } from '../core/check-answer.ts'
 import type { SeedFixtures, Store } from '../store/store.ts'
 

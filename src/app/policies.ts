@@ -5,8 +5,8 @@ import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
-import type { RateLimitPort } from '../policies/rate-limit-port.ts'
-import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limiter.ts'
+import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
+import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limit/rate-limiter.ts'
 import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
@@ -47,14 +47,14 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
 export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
-  const { connectRedis, redactedUrl } = await import('../store/redis-connection.ts')
-  const { openRedisOn } = await import('../store/redis-backend.ts')
+  const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
+  const { openRedisOn } = await import('../store/redis/redis-backend.ts')
   const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
   const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
-  const { RedisRateLimiter } = await import('../policies/redis-rate-limiter.ts')
+  const { RedisRateLimiter } = await import('../policies/rate-limit/redis-rate-limiter.ts')
   const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
   const { RedisJournal } = await import('../journal/redis-journal.ts')
-  const { RedisClockKeeper } = await import('../store/redis-clocks.ts')
+  const { RedisClockKeeper } = await import('../store/redis/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { FixtureError } from '../seed/fixture-error.ts'
-import { RedisUnreachable } from '../store/redis-connection.ts'
+import { RedisUnreachable } from '../redis/redis-connection.ts'
 import { StoreFileError } from '../store/store.ts'
 import { createMockServer } from '../app/create-mock-server.ts'
 import { loadContracts, VERSION } from '../app/create-state.ts'

@@ -2,7 +2,7 @@ import type { TenantClocks } from '../clock/tenant-clocks.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import type { RateLimitPort } from '../policies/rate-limit-port.ts'
+import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import type { Store } from '../store/store.ts'
 import type { ResponseCheck } from './check-answer.ts'
 

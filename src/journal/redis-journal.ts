@@ -1,9 +1,9 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
 import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
-import { subscriberOf, tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
+import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
 import { reached } from '../store/store.ts'
-import { defineScripts } from '../store/redis-define-scripts.ts'
+import { defineScripts } from '../redis/redis-define-scripts.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60

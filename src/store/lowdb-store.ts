@@ -1,14 +1,16 @@
 import { inSlices } from '../lib/slices.ts'
-import { overlaidSteps, rowsOfPut, rowsOfState } from './overlay.ts'
+import { overlaidSteps, rowsOfPut, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
-import { isShared, type Change, type SavedStore, type StoreBackend } from './store-backend.ts'
-import { sharedTenants, VersionConflict, writeFailure } from './shared-tenants.ts'
+import { healthOf, isShared, NOTHING_SAVED, type Change, type StoreBackend } from './store-backend.ts'
+import { sharedTenants, VersionConflict, writeFailure } from './redis/shared-tenants.ts'
 import type { KeyedWrite, SeedSpec, Store } from './store.ts'
-import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './tenant-data.ts'
-import { infoOf, TenantMemory, type Snapshot } from './tenant-memory.ts'
-import { PendingTransaction } from './tenant-transaction.ts'
+import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
+import { TenantMemory } from './memory/tenant-memory.ts'
+import { snapshotMethods } from './snapshot-methods.ts'
+import { keptRecords } from './kept-records.ts'
+import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
-import { tenantLoader } from './tenant-loader.ts'
+import { tenantLoader } from './memory/tenant-loader.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -24,8 +26,6 @@ export interface LowdbStoreOptions {
   tenantTtlMs?: number | undefined
 }
 
-const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
-
 /**
  * The store port on lowdb's Low<StoreData> in memory (tenant-memory.ts): the read path, with no
  * I/O. With a backend, each change is first stored there (store-backend.ts) and applied here only
@@ -38,9 +38,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
   const memory = new TenantMemory(tenantDataFromState(options.seed), options.maxTenants, options.seedFor)
   const { registry, seedSpecs, shared } = memory
   const saved = backend ? await backend.load() : NOTHING_SAVED
-  let savedKeyRecords = saved.keyRecords
-  let lastSeq = saved.maxSeq
-  const nextSeq = () => ++lastSeq
+  const nextSeq = ((last) => () => ++last)(saved.maxSeq)
   const { loaded, forget } = tenantLoader(memory, backend, saved)
   const queues = new Map<string, Promise<unknown>>()
 
@@ -50,7 +48,6 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     queues.set(tenant, run.catch(() => undefined))
     return run
   }
-
   const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
 
   /** Stores the change, with the idempotency record of the call that made it if any, if there is a backend; a failure is a StoreWriteFailed. */
@@ -132,16 +129,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     return Promise.resolve().then(() => work(shared))
   }
 
-  /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
-  const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
-    if (!registry.has(tenant)) return stored ? (await stored(tenant)).snapshots : undefined
-    await serialized(tenant, async () => current(tenant))
-    return memory.snapshotsHeld(tenant)
-  }
-
-  const snapshotOf = async (tenant: string, name: string) => (await snapshotsNow(tenant))?.get(name)
-
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
+
+  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist })
 
   const store: Store = {
     async open(tenant) {
@@ -235,75 +225,20 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       }
     },
 
-    async saveSnapshot(tenant, name, at) {
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const snapshot = { data: memory.dataOf(tenant), createdAt: at.toISOString() }
-        await persist({ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt })
-        memory.keepSnapshot(tenant, name, snapshot)
-        return infoOf(name, snapshot)
-      })
-    },
-
-    async listSnapshots(tenant) {
-      return [...((await snapshotsNow(tenant)) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
-    },
-
-    async restoreSnapshot(tenant, name) {
-      // A tenant holding snapshots is pinned, so held; with a shared backend, held once restored.
-      if (!(await snapshotOf(tenant, name))) return undefined
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const snapshot = memory.snapshotsHeld(tenant)?.get(name)
-        if (!snapshot) return undefined
-        await persist({ type: 'restoreSnapshot', tenant, name })
-        memory.apply(tenant, snapshot.data)
-        return infoOf(name, snapshot)
-      })
-    },
-
-    async deleteSnapshot(tenant, name) {
-      if (!(await snapshotOf(tenant, name))) return undefined
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const snapshot = memory.snapshotsHeld(tenant)?.get(name)
-        if (!snapshot) return undefined
-        await persist({ type: 'deleteSnapshot', tenant, name })
-        memory.dropSnapshot(tenant, name)
-        return infoOf(name, snapshot)
-      })
-    },
+    ...snapshots,
 
     released: () => registry.released,
 
     async tenants() {
-      const held = registry.list().map(({ tenant, written, pinned, calls }) => {
-        const kept = written || pinned || (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
-        return { key: tenant, calls, kept, created: seedSpecs.has(tenant) }
-      })
+      const held = memory.heldTenants()
       if (!remote) return held
       const elsewhere = (await remote.tenants()).filter(({ tenant }) => !registry.has(tenant))
       return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]
     },
 
-    keepKeyRecord(tenant, record, keep) {
-      return persist({ type: 'keyRecord', tenant, record, keep })
-    },
+    ...keptRecords(persist, saved),
 
-    keepClock: (tenant, clock) => persist({ type: 'clock', tenant, clock }),
-    savedClocks: () => saved.clocks ?? [],
-
-    savedKeyRecords() {
-      const records = savedKeyRecords
-      savedKeyRecords = []
-      return records
-    },
-
-    async health() {
-      const reachable = (await backend?.reachable?.()) ?? true
-      const stored = reachable ? await backend?.storedTenants?.() : undefined
-      return { kind: backend?.kind ?? 'memory', reachable, ...(stored === undefined ? {} : { stored }) }
-    },
+    health: () => healthOf(backend),
 
     async close() {
       clearInterval(sweeping)

@@ -144,3 +144,13 @@ export type TenantUpdate =
   | { version: number; tenant: SavedTenant | undefined }
 
 export const isShared = (backend: StoreBackend | undefined): backend is SharedBackend => backend !== undefined && 'writeAt' in backend
+
+/** What a store without a backend loads at the start. */
+export const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
+
+/** Where the state is kept, whether it can be reached now, and how many tenants the backend stores. */
+export async function healthOf(backend: StoreBackend | undefined): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }> {
+  const reachable = (await backend?.reachable?.()) ?? true
+  const stored = reachable ? await backend?.storedTenants?.() : undefined
+  return { kind: backend?.kind ?? 'memory', reachable, ...(stored === undefined ? {} : { stored }) }
+}

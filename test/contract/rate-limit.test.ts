@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
-import { parseRateLimit, RateLimiter } from '../../src/policies/rate-limiter.ts'
+import { parseRateLimit, RateLimiter } from '../../src/policies/rate-limit/rate-limiter.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 import { ADA, adaMessage, GRACE, INTEGRATIONS } from '../helpers/well-known.ts'

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { JournalEvent, JournalListener, JournalPort, SubscribeOptions } from '../../src/journal/journal-port.ts'
 import { RedisJournal, type RedisJournalOptions } from '../../src/journal/redis-journal.ts'
 import { RequestJournal } from '../../src/journal/request-journal.ts'
-import { connectRedis, type RedisClient } from '../../src/store/redis-connection.ts'
+import { connectRedis, type RedisClient } from '../../src/redis/redis-connection.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from './redis-server.ts'
 
 /** The journal's adapters its unit tests run against; on Redis only where redis-server is (vitest.config.ts says so once). */

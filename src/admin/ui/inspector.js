@@ -20,7 +20,6 @@ const TENANTS_MS = 5000
 const RETRY_MS = 2000
 /** The journal's most recent calls shown when a tenant is picked; the stream adds the rest. */
 const JOURNAL_SHOWN = 100
-
 const $ = (id) => document.getElementById(id)
 
 const views = { subscribers: SUBSCRIBERS, integrations: INTEGRATIONS, connections: CONNECTIONS, messages: MESSAGES }

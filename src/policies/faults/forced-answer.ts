@@ -1,7 +1,7 @@
 import type { Operation } from '../../contract/operation.ts'
 import { ApiError, generalProblem, NO_VALUE, RETRY_LATER } from '../../answer/api-error.ts'
 import { errorBody } from '../../answer/error-body.ts'
-import { RATE_LIMITED } from '../rate-limiter.ts'
+import { RATE_LIMITED } from '../rate-limit/rate-limiter.ts'
 import type { Answer } from '../../answer/answer.ts'
 
 export interface ForcedRequest {

@@ -1,4 +1,4 @@
-import { tenantKeyBase } from '../../store/redis-connection.ts'
+import { tenantKeyBase } from '../../redis/redis-connection.ts'
 
 /** A tenant's fault rules in Redis: the rules' hash and their order, under the tenant's hash tag. */
 export const keysOf = (tenant: string): [string, string] => {

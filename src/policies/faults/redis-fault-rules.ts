@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { KEY_PREFIX, type RedisClient } from '../../store/redis-connection.ts'
+import { KEY_PREFIX, type RedisClient } from '../../redis/redis-connection.ts'
 import { keysOf } from './redis-fault-keys.ts'
 import type { SeenVersions } from './seen-versions.ts'
 import { reached, StoreWriteFailed } from '../../store/store.ts'
@@ -7,7 +7,7 @@ import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-
 import { effectOf, matches, MAX_RULES, newRule } from './fault-rules.ts'
 import type { FaultRuleRequest } from './presets.ts'
 import { ADD, APPLY, CLEAR, LIST, REMOVE } from './redis-fault-scripts.ts'
-import { defineScripts } from '../../store/redis-define-scripts.ts'
+import { defineScripts } from '../../redis/redis-define-scripts.ts'
 
 /** The counter the rule ids of every tenant and instance are taken from. */
 const IDS_KEY = `${KEY_PREFIX}:fault-ids`

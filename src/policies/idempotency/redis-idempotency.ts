@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { RedisClient } from '../../store/redis-connection.ts'
-import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis-key-records.ts'
+import type { RedisClient } from '../../redis/redis-connection.ts'
+import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis/redis-key-records.ts'
 import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
-import { defineScripts } from '../../store/redis-define-scripts.ts'
+import { defineScripts } from '../../redis/redis-define-scripts.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the

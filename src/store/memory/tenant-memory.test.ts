@@ -1,6 +1,6 @@
 import { Low } from 'lowdb'
 import { describe, expect, it } from 'vitest'
-import { seedState } from '../seed/generators/seed.ts'
+import { seedState } from '../../seed/generators/seed.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 import { tenantDataFromState } from './tenant-data.ts'
 import { TenantMemory, type StoreData } from './tenant-memory.ts'

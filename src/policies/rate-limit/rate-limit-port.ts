@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../lib/maybe-promise.ts'
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
 
 /** The `RateLimit-*` headers of one call, by name. */
 export type RateLimitHeaders = Record<string, string>

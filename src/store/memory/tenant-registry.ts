@@ -1,4 +1,4 @@
-import { TenantLimitReached } from './store.ts'
+import { TenantLimitReached } from '../store.ts'
 
 interface TenantEntry {
   written: boolean

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { freePort } from '../../test/helpers/free-port.ts'
 import { connectRedis, RedisUnreachable } from './redis-connection.ts'
-import { StoreFileError } from './store.ts'
+import { StoreFileError } from '../store/store.ts'
 
 describe('connectRedis', () => {
   it('refuses a Redis it cannot reach with a RedisUnreachable naming the URL without its password, not a store-file error', async () => {

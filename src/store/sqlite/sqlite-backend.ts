@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { clockFromText, type KeptClock } from '../clock/clock-setting.ts'
+import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
-import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from './store-backend.ts'
-import type { KeyRecord } from './store.ts'
+import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from '../store-backend.ts'
+import type { KeyRecord } from '../store.ts'
 
 type Database = BetterSqlite3.Database
 

@@ -1,7 +1,7 @@
-import { clockFromText, type KeptClock } from '../clock/clock-setting.ts'
-import type { ClockKeeper } from '../clock/tenant-clocks.ts'
-import { KEY_PREFIX, tenantKeyBase, type RedisClient } from './redis-connection.ts'
-import { reached } from './store.ts'
+import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
+import type { ClockKeeper } from '../../clock/tenant-clocks.ts'
+import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
+import { reached } from '../store.ts'
 
 /** Every tenant with a clock kept, so that a reset of all finds them (one key each, not a scan). */
 const CLOCKED = `${KEY_PREFIX}:clocked`

@@ -1,6 +1,6 @@
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
-import { RecencyMap } from '../lib/recency-map.ts'
-import { ApiError } from '../answer/api-error.ts'
+import { RecencyMap } from '../../lib/recency-map.ts'
+import { ApiError } from '../../answer/api-error.ts'
 
 export interface RateLimit {
   /** Requests allowed per window. */

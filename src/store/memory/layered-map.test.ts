@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LayeredMap } from './layered-map.ts'
-import { prng } from '../../test/helpers/prng.ts'
+import { prng } from '../../../test/helpers/prng.ts'
 
 const SEED = 20261123
 

@@ -1,10 +1,10 @@
-import { overlaid, putOver } from './overlay.ts'
+import { overlaid, putOver } from '../memory/overlay.ts'
 import { readBatches, turnBatches } from './turn-batches.ts'
-import type { Change, OverlayRow, SharedBackend, SharedPut } from './store-backend.ts'
-import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } from './store.ts'
-import type { TenantData } from './tenant-data.ts'
-import type { TenantMemory } from './tenant-memory.ts'
-import { PendingTransaction } from './tenant-transaction.ts'
+import type { Change, OverlayRow, SharedBackend, SharedPut } from '../store-backend.ts'
+import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } from '../store.ts'
+import type { TenantData } from '../memory/tenant-data.ts'
+import type { TenantMemory } from '../memory/tenant-memory.ts'
+import { PendingTransaction } from '../memory/tenant-transaction.ts'
 
 /** Conflicts one change may meet (other processes writing the tenant) before it is given up as failed. */
 const MAX_TRIES = 1000

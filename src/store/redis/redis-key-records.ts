@@ -1,5 +1,5 @@
-import type { KeyRecord } from './store.ts'
-import { tenantKeyBase } from './redis-connection.ts'
+import type { KeyRecord } from '../store.ts'
+import { tenantKeyBase } from '../../redis/redis-connection.ts'
 
 /**
  * Idempotency records in Redis (docs/behaviour.md §4), written by the records' adapter

@@ -1,7 +1,7 @@
 import { Low, Memory } from 'lowdb'
-import type { SavedTenant, TenantSeed } from './store-backend.ts'
-import type { SeedSpec, SnapshotInfo } from './store.ts'
-import type { TenantState } from './records.ts'
+import type { SavedTenant, TenantSeed } from '../store-backend.ts'
+import type { SeedSpec, SnapshotInfo, TenantInfo } from '../store.ts'
+import type { TenantState } from '../records.ts'
 import { countsOf, tenantDataInSlices, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
@@ -147,6 +147,14 @@ export class TenantMemory {
 
   dropSnapshot(tenant: string, name: string): void {
     this.update(({ snapshots }) => snapshots.get(tenant)?.delete(name))
+  }
+
+  /** Every tenant held, most recently used first, as the tenant list shows it. */
+  heldTenants(): TenantInfo[] {
+    return this.registry.list().map(({ tenant, written, pinned, calls }) => {
+      const kept = written || pinned || (this.snapshotsHeld(tenant)?.size ?? 0) > 0
+      return { key: tenant, calls, kept, created: this.seedSpecs.has(tenant) }
+    })
   }
 
   /** Forgets a tenant released: it comes back from its seed (or its store). */

@@ -1,8 +1,8 @@
-import { toEnd, type Steps } from '../lib/slices.ts'
+import { toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
-import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from './store-backend.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
 /** The records a transaction put, by kind and id. */

@@ -1,10 +1,10 @@
-import { tenantKeyBase, type RedisClient } from '../store/redis-connection.ts'
-import { reached } from '../store/store.ts'
+import { tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
+import { reached } from '../../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { BucketRules, type RateLimit } from './rate-limiter.ts'
-import { defineScripts } from '../store/redis-define-scripts.ts'
-import { faultsKey } from './faults/redis-fault-keys.ts'
-import type { SeenVersions } from './faults/seen-versions.ts'
+import { defineScripts } from '../../redis/redis-define-scripts.ts'
+import { faultsKey } from '../faults/redis-fault-keys.ts'
+import type { SeenVersions } from '../faults/seen-versions.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), and its fault rules' hash. ARGV:

@@ -1,8 +1,8 @@
 import { pageOf, pageRequestOf } from './connection-page.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber } from './records.ts'
-import type { ConnectionQuery, TenantTransaction } from './store.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
+import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 
 /** Collects replaced records over a committed TenantData; `commit` builds the next value. */

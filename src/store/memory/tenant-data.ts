@@ -1,7 +1,7 @@
-import { inSlices, toEnd, type Steps } from '../lib/slices.ts'
+import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connection-index.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
-import type { StateCounts } from './store.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import type { StateCounts } from '../store.ts'
 
 /**
  * One tenant's records. Immutable and shared: tenants start from the same seeded value, a write

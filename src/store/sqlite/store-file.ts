@@ -2,11 +2,11 @@ import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readS
 import { dirname } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { readJsonStore } from './json-store-file.ts'
-import type { TenantState } from './records.ts'
+import type { TenantState } from '../records.ts'
 import { SCHEMA, sqliteBackend } from './sqlite-backend.ts'
-import type { StoreBackend } from './store-backend.ts'
-import { StoreFileError, type SeedSpec } from './store.ts'
-import { describeSeed, sameSeed } from './file-seed.ts'
+import type { StoreBackend } from '../store-backend.ts'
+import { StoreFileError, type SeedSpec } from '../store.ts'
+import { describeSeed, sameSeed } from '../file-seed.ts'
 
 
 type Database = BetterSqlite3.Database

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { rowsOfState } from './overlay.ts'
-import { toEnd } from '../lib/slices.ts'
-import type { TenantState } from './records.ts'
-import type { Change } from './store-backend.ts'
-import { StoreFileError } from './store.ts'
-import { tenantDataFromState } from './tenant-data.ts'
+import { rowsOfState } from '../memory/overlay.ts'
+import { toEnd } from '../../lib/slices.ts'
+import type { TenantState } from '../records.ts'
+import type { Change } from '../store-backend.ts'
+import { StoreFileError } from '../store.ts'
+import { tenantDataFromState } from '../memory/tenant-data.ts'
 
 /** The JSON store file of earlier versions: one whole state per tenant that left the shared seed. */
 interface JsonStoreFile {

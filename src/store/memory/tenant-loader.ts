@@ -1,5 +1,5 @@
 import { overlaidTenant } from './overlay.ts'
-import type { SavedStore, SavedTenant, StoreBackend } from './store-backend.ts'
+import type { SavedStore, SavedTenant, StoreBackend } from '../store-backend.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 
 /**

@@ -1,11 +1,11 @@
-import { describeSeed, sameSeed } from './file-seed.ts'
+import { describeSeed, sameSeed } from '../file-seed.ts'
 import { LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from './store-backend.ts'
-import { StoreFileError, type SeedSpec } from './store.ts'
+import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from '../store-backend.ts'
+import { StoreFileError, type SeedSpec } from '../store.ts'
 import { confirmedWrites } from './redis-wait.ts'
-import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from './redis-connection.ts'
-import { defineScripts } from './redis-define-scripts.ts'
+import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
+import { defineScripts } from '../../redis/redis-define-scripts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
