@@ -220,9 +220,16 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       const all = [...new Set([...registry.keys(), ...everywhere])]
       await Promise.all(all.map((tenant) => store.reset(tenant)))
       // Released, but for created tenants and, in memory alone, the ones holding snapshots (they stay).
+      const dropped: string[] = []
       for (const tenant of all) {
-        if (registry.has(tenant) && !registry.isPinned(tenant) && (backend || !memory.snapshotsHeld(tenant)?.size)) release(tenant, true)
+        if (!registry.has(tenant) || registry.isPinned(tenant)) continue
+        const snapshotsKept = (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
+        if (!backend && snapshotsKept) continue
+        if (!snapshotsKept) dropped.push(tenant)
+        release(tenant, true)
       }
+      // With a shared backend, a tenant with nothing left to keep (no snapshot, no seed of its own) is no longer stored.
+      if (isShared(backend)) await backend.dropTenants(dropped)
     },
 
     ...snapshots,

@@ -130,6 +130,8 @@ export interface SharedBackend extends StoreBackend {
   putsAt(tenant: string, version: number, puts: readonly SharedPut[]): Promise<number | 'conflict'>
   /** Every tenant with state, over every process, and whether it was created with a seed of its own. */
   tenants(): Promise<{ tenant: string; created: boolean }[]>
+  /** Deletes everything stored of the tenants, and unlists them (a reset of all: nothing of theirs left to keep). */
+  dropTenants(tenants: readonly string[]): Promise<void>
 }
 
 /** A transaction's rows, and the idempotency record stored with them. */

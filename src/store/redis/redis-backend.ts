@@ -2,13 +2,19 @@ import { describeSeed, sameSeed } from '../file-seed.ts'
 import { LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from '../store-backend.ts'
+import type { Cluster, Redis } from 'ioredis'
 import { StoreFileError, type SeedSpec } from '../store.ts'
 import { confirmedWrites } from './redis-wait.ts'
 import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
+import { CLOCKED } from './redis-clocks.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
+/** Each tenant's latest call stored (`touch`, ms since the epoch, as the score): what `--tenant-ttl` counts from. */
+const CALLED_KEY = `${KEY_PREFIX}:called`
+/** Keys deleted per DEL, and asked for per SCAN step. */
+const BATCH = 500
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 interface Scripts {
@@ -84,9 +90,25 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
 
-    async write() {
-      throw new Error('a shared backend stores changes through writeAt')
+    // Only call times come this way (tenant-expiry.ts); every other change goes through writeAt.
+    async write(changes) {
+      if (changes.some((change) => change.type !== 'touch')) throw new Error('a shared backend stores changes through writeAt')
+      const calls = changes.flatMap((change) => (change.type === 'touch' ? [change.at, change.tenant] : []))
+      if (calls.length > 0) await client.zadd(CALLED_KEY, ...calls)
     },
+
+    async expire(before) {
+      // A tenant listed before call times were stored counts as called now, at the first sweep that finds it.
+      const listed = await client.smembers(TENANTS_KEY)
+      const now = Date.now()
+      for (let i = 0; i < listed.length; i += BATCH) await client.zadd(CALLED_KEY, 'NX', ...listed.slice(i, i + BATCH).flatMap((tenant) => [now, tenant]))
+      const old = await client.zrangebyscore(CALLED_KEY, '-inf', `(${before}`)
+      if (old.length === 0) return []
+      await deleteTenants(client, old)
+      return old
+    },
+
+    dropTenants: (tenants) => deleteTenants(client, tenants),
 
     async writeAt(tenant, version, change) {
       await listTenant(tenant, version)
@@ -144,6 +166,39 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     async close() {
       await client.quit().catch(() => client.disconnect())
     },
+  }
+}
+
+/**
+ * Deletes every key of the tenants (records, snapshots, clock, journal, fault rules, idempotency
+ * records, bucket: all start with the tenant's key base) and unlists them. Their keys are found by
+ * one SCAN over every master (a tenant's keys share one hash slot, so each DEL goes to one node).
+ */
+async function deleteTenants(client: RedisClient, tenants: readonly string[]): Promise<void> {
+  if (tenants.length === 0) return
+  const bases = new Set(tenants.map(tenantKeyBase))
+  const byTenant = new Map<string, string[]>()
+  const nodes: Redis[] = client.isCluster ? (client as Cluster).nodes('master') : [client as Redis]
+  for (const node of nodes) {
+    let cursor = '0'
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${KEY_PREFIX}:{*}:*`, 'COUNT', BATCH)
+      cursor = next
+      for (const key of keys) {
+        const base = key.slice(0, key.indexOf('}:') + 2)
+        if (!bases.has(base)) continue
+        const held = byTenant.get(base)
+        if (held) held.push(key)
+        else byTenant.set(base, [key])
+      }
+    } while (cursor !== '0')
+  }
+  for (const keys of byTenant.values()) {
+    for (let i = 0; i < keys.length; i += BATCH) await client.del(...keys.slice(i, i + BATCH))
+  }
+  for (let i = 0; i < tenants.length; i += BATCH) {
+    const some = tenants.slice(i, i + BATCH)
+    await Promise.all([client.srem(TENANTS_KEY, ...some), client.zrem(CALLED_KEY, ...some), client.srem(CLOCKED, ...some)])
   }
 }
 

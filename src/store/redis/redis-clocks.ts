@@ -4,7 +4,7 @@ import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../redis/redis-c
 import { reached } from '../store.ts'
 
 /** Every tenant with a clock kept, so that a reset of all finds them (one key each, not a scan). */
-const CLOCKED = `${KEY_PREFIX}:clocked`
+export const CLOCKED = `${KEY_PREFIX}:clocked`
 const clockKey = (tenant: string) => `${tenantKeyBase(tenant)}clock`
 
 /**
