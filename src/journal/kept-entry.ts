@@ -1,6 +1,6 @@
 import type { JournalCall, JournalEntry, JournalFilter, RecordOptions } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
-import { redact } from '../log/redact.ts'
+import { isSecretName, redact } from '../log/redact.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
@@ -46,13 +46,40 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const { url, time, operationId, method, path, status, durationMs, violations, note } = call
   const headers = call.rawHeaders?.join('\n')
   const requestText = keptText(call.requestBody, undefined, secret)
-  const responseText = keptText(call.responseBody, serialized, secret)
+  const responseText = withoutQuerySecrets(keptText(call.responseBody, serialized, secret), url)
   const request = requestText?.slice(0, BODY_LIMIT)
   const response = responseText?.slice(0, BODY_LIMIT)
   const requestCut = request !== requestText
   const responseCut = response !== responseText
   const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
   return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, bytes }
+}
+
+/**
+ * `text` without the values of the URL's secret query parameters (`token`, `apiKey`, …), as sent:
+ * an error body's `path` repeats the URL, query and all (docs/behaviour.md §6).
+ */
+function withoutQuerySecrets(text: string | undefined, url: string): string | undefined {
+  const query = url.indexOf('?')
+  if (text === undefined || query === -1) return text
+  const secrets: string[] = []
+  for (const pair of url.slice(query + 1).split('&')) {
+    const at = pair.indexOf('=')
+    const value = at === -1 ? '' : pair.slice(at + 1)
+    if (value !== '' && isSecretName(nameOf(pair.slice(0, at)))) secrets.push(value)
+  }
+  // The longest first: a value that holds another is hidden whole.
+  let hidden = text
+  for (const value of secrets.sort((a, b) => b.length - a.length)) hidden = hidden.split(value).join('[redacted]')
+  return hidden
+}
+
+const nameOf = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
 }
 
 /** The entries `filter` asks for, oldest first, as the admin API shows them. */

@@ -8,6 +8,9 @@ const SECRET_NAMES: ReadonlySet<string> = new Set([
   ...['api_key', 'accesstoken', 'token', 'access_token', 'secret'],
 ])
 
+/** Whether a header, query parameter or field of this name holds a secret. */
+export const isSecretName = (name: string): boolean => SECRET_NAMES.has(name.toLowerCase())
+
 /**
  * `fields` with every value under a secret-looking name replaced, at any depth. Copies only what
  * holds a secret: a log line without one (every request line) is passed through as it is.

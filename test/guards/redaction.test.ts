@@ -40,4 +40,15 @@ describe('secrets in headers and query parameters (docs/behaviour.md §6)', () =
       events.close()
     }
   })
+  it('are redacted where an error body repeats the URL (its path)', async () => {
+    const auth = { Authorization: 'ApiKey redaction-path-key' }
+    const refused = await rawRequest(`${mock.url}/v2/subscribers/nobody-here?token=path-s3cret&apiKey=path-s3cret-2`, { headers: auth })
+    expect(refused.status).toBe(404)
+    expect(JSON.stringify(refused.body)).toMatch(/path-s3cret/) // the client gets its own URL back, as the live service answers
+    const journal = await rawRequest(`${mock.url}/__admin/requests`, { headers: auth })
+    await expectContract('listRequests', journal, 'admin')
+    const [entry] = (journal.body as { requests: { responseBody: { path: string } }[] }).requests
+    expect(JSON.stringify(entry)).not.toMatch(/s3cret/)
+    expect(entry!.responseBody.path).toBe('/v2/subscribers/nobody-here?token=[redacted]&apiKey=[redacted]')
+  })
 })
