@@ -26,6 +26,19 @@ export function snapshotMethods({ memory, registry, stored, serialized, current,
   }
   const snapshotOf = async (tenant: string, name: string) => (await snapshotsNow(tenant))?.get(name)
 
+  /** Restores or deletes the named snapshot: stored first, then applied to memory; undefined when there is none. */
+  const changeSnapshot = async (tenant: string, name: string, type: 'restoreSnapshot' | 'deleteSnapshot', apply: (snapshot: Snapshot) => void) => {
+    if (!(await snapshotOf(tenant, name))) return undefined
+    await holdForChange(tenant)
+    return changing(tenant, async () => {
+      const snapshot = memory.snapshotsHeld(tenant)?.get(name)
+      if (!snapshot) return undefined
+      await persist({ type, tenant, name })
+      apply(snapshot)
+      return infoOf(name, snapshot)
+    })
+  }
+
   return {
     async saveSnapshot(tenant, name, at) {
       await holdForChange(tenant)
@@ -41,29 +54,10 @@ export function snapshotMethods({ memory, registry, stored, serialized, current,
       return [...((await snapshotsNow(tenant)) ?? [])].map(([name, snapshot]) => infoOf(name, snapshot))
     },
 
-    async restoreSnapshot(tenant, name) {
+    restoreSnapshot: (tenant, name) =>
       // A tenant holding snapshots is pinned, so held; with a shared backend, held once restored.
-      if (!(await snapshotOf(tenant, name))) return undefined
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const snapshot = memory.snapshotsHeld(tenant)?.get(name)
-        if (!snapshot) return undefined
-        await persist({ type: 'restoreSnapshot', tenant, name })
-        memory.apply(tenant, snapshot.data)
-        return infoOf(name, snapshot)
-      })
-    },
+      changeSnapshot(tenant, name, 'restoreSnapshot', (snapshot) => memory.apply(tenant, snapshot.data)),
 
-    async deleteSnapshot(tenant, name) {
-      if (!(await snapshotOf(tenant, name))) return undefined
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const snapshot = memory.snapshotsHeld(tenant)?.get(name)
-        if (!snapshot) return undefined
-        await persist({ type: 'deleteSnapshot', tenant, name })
-        memory.dropSnapshot(tenant, name)
-        return infoOf(name, snapshot)
-      })
-    },
+    deleteSnapshot: (tenant, name) => changeSnapshot(tenant, name, 'deleteSnapshot', () => memory.dropSnapshot(tenant, name)),
   }
 }

@@ -5,8 +5,9 @@ import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { launchChromium, newPage, skipBrowserSuite, watch, type PageWatch } from '../helpers/browser.ts'
 import { expectQuiet, openInspector, pickTenant, rowOf, SHOWN_MS } from '../helpers/inspector-page.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
+import { INTEGRATIONS } from '../helpers/well-known.ts'
 
-const MAILGUN = '64f100000000000000000002'
+const MAILGUN = INTEGRATIONS.mailgun
 
 let server: MockServer
 let browser: Browser
