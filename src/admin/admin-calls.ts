@@ -1,5 +1,5 @@
 import type { Contract } from '../contract/load-contract.ts'
-import { validateRequest } from '../contract/validate-request.ts'
+import { validateRequestInSlices } from '../contract/validate-in-slices.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import type { CoreState } from '../core/planes.ts'
 import { tooDeep } from '../core/read-body.ts'
@@ -44,7 +44,7 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     // As the route reads a body: one nested too deep is refused before anything walks it.
     if (valueNestsDeeperThan(body)) throw tooDeep()
     // Copied: validation coerces and fills defaults in place.
-    const input = validateRequest(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
+    const input = await validateRequestInSlices(operation, { path: { ...path }, query: { ...query }, header: {} }, jsonCopy(body))
     // The handler map is keyed by operationId; its input type is the one this operation validated.
     // The tenant's time, read once, as a route reads it (docs/behaviour.md §8).
     const at = new Date(await deps.clocks.now(key))

@@ -15,7 +15,8 @@ import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
 import { tenantHandlers, type TenantDefaults } from './tenant-handlers.ts'
-import { invariantProblems } from '../seed/state-invariants.ts'
+import { invariantSteps } from '../seed/state-invariants.ts'
+import { inSlices } from '../lib/slices.ts'
 
 type AdminOperations = import('../contract/generated/admin-types.ts').operations
 
@@ -61,7 +62,8 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
 
     putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }, StateAdminPort>) => {
       const state = input.body
-      const problems = invariantProblems(state)
+      // In slices, as its reading and its records' check: a whole state leaves other calls answered (docs/behaviour.md §6).
+      const problems = await inSlices(invariantSteps(state))
       if (Object.keys(problems).length > 0) throw validationFailed(problems)
       await store.importState(tenant.key, state)
       return {

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { BodyHandling } from './ajv-instances.ts'
 import { closedCopy } from './closed-schema.ts'
-import type { Operation, ParamLocation, ResponseValidators, Wording } from './operation.ts'
+import type { Operation, ParamLocation, ResponseValidators, SplitBody, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
@@ -35,6 +35,7 @@ export function compileOperations(
       // A stripping validator checks a closed copy: the document's open bodies would strip nothing.
       const bodySchema = () => (bodies === 'exact' ? (body as JsonSchema) : closedCopy(body as JsonSchema))
       const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
+      const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, key, source)) : () => undefined
       const responses = lazyResponses(op, key, source)
       operations.set(op.operationId, {
         operationId: op.operationId,
@@ -52,12 +53,16 @@ export function compileOperations(
         get validateBody() {
           return bodyValidator?.()
         },
+        get splitBody() {
+          return split()
+        },
         responseValidators: responses,
         example: (status, name) => exampleOf(op, status, name),
         exampleNames: (status) => Object.keys(contentOf(op, status)?.examples ?? {}),
         warm() {
           params()
           bodyValidator?.()
+          split()
           responses.warm()
         },
       })
@@ -69,6 +74,21 @@ export function compileOperations(
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined
   return () => (made ??= { value: make() }).value
+}
+
+/** What an array property's schema may hold besides `items` for its records to be checked one by one. */
+const ITEMS_ONLY: ReadonlySet<string> = new Set(['type', 'items', 'description', 'title', 'example', 'examples'])
+
+/** The records of an object body's array properties, each checked by its own validator: undefined for a body without them. */
+function splitBodyOf(body: JsonSchema, key: string, source: ValidatorSource): SplitBody | undefined {
+  const properties = (body.type === 'object' ? body.properties : undefined) as Record<string, JsonSchema> | undefined
+  if (!properties) return undefined
+  const items = new Map<string, ValidateFunction>()
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.type !== 'array' || schema.items === undefined || !Object.keys(schema).every((word) => ITEMS_ONLY.has(word))) continue
+    items.set(name, source.validator('exactBody', `${key}:body:items:${name}`, () => schema.items as JsonSchema))
+  }
+  return items.size === 0 ? undefined : { order: Object.keys(properties), items }
 }
 
 function paramsSchema(parameters: Parameter[]): JsonSchema {

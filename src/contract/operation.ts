@@ -32,6 +32,8 @@ export interface Operation {
   readonly validateParams: ValidateFunction
   /** Validates the body (stripping unknown fields in place, where the contract says so). */
   readonly validateBody: ValidateFunction | undefined
+  /** The body's records, each checked on its own (docs/behaviour.md §6): only for a document checked exactly. */
+  readonly splitBody: SplitBody | undefined
   readonly responseValidators: ResponseValidators
   /** The document's example answer for a status: a named one, or the schema's own. */
   example(status: number, name?: string): unknown
@@ -39,6 +41,18 @@ export interface Operation {
   exampleNames(status: number): string[]
   /** Compiles every validator now. */
   warm(): void
+}
+
+/**
+ * A body whose schema is an object of arrays of records (the admin state), checked in slices: the
+ * object with those arrays emptied by the body's own validator, then each record by a validator
+ * of its array's `items`, both from the same document.
+ */
+export interface SplitBody {
+  /** The schema's properties, in its order: the order of the whole validator's problems. */
+  readonly order: readonly string[]
+  /** Validators of the records of each array property that has no rule of its own beyond `items`. */
+  readonly items: ReadonlyMap<string, ValidateFunction>
 }
 
 export interface RequestParams {

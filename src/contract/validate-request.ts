@@ -50,10 +50,14 @@ function bodyErrors({ validateBody }: Operation, body: unknown): readonly ErrorO
   return validateBody(isObject ? body : {}) ? [] : [...(validateBody.errors ?? [])]
 }
 
-/** The control plane's 422: problems by parameter name or body path, in Ajv's words. */
-function fieldError({ validateBody }: Operation, paramErrors: readonly ErrorObject[], params: RequestParams, body: unknown): ApiError {
+/**
+ * The control plane's 422: problems by parameter name or body path, in Ajv's words. `bodyErrors`:
+ * the body's, when they were found already (in slices).
+ */
+export function fieldError({ validateBody }: Operation, paramErrors: readonly ErrorObject[], params: RequestParams, body: unknown, bodyErrors?: readonly ErrorObject[]): ApiError {
   const errors: FieldErrors = Object.assign(Object.create(null), paramErrors.length > 0 ? toFieldErrors(paramErrors, params, 1) : undefined)
   if (validateBody && body === undefined) errors.general = { messages: ['request body is required'] }
+  else if (bodyErrors) Object.assign(errors, toFieldErrors(bodyErrors, body))
   else if (validateBody && !validateBody(body)) Object.assign(errors, toFieldErrors(validateBody.errors ?? [], body))
   return validationFailed(errors)
 }

@@ -1,4 +1,5 @@
 import type { Operation } from '../contract/operation.ts'
+import { validateRequestInSlices } from '../contract/validate-in-slices.ts'
 import { validateRequest } from '../contract/validate-request.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Recording } from '../policies/idempotency/idempotency-port.ts'
@@ -109,7 +110,9 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
   }
 
   async function run(request: CallRequest, params: Record<string, string>, call: CallState, store: Store): Promise<Answer> {
-    const input = validateRequest(operation, paramsOf(operation, request, call.line, params), call.body)
+    const requestParams = paramsOf(operation, request, call.line, params)
+    // The control plane's bodies may be whole states, checked in slices (docs/behaviour.md §6); the API's are small.
+    const input = jsonOnly ? await validateRequestInSlices(operation, requestParams, call.body) : validateRequest(operation, requestParams, call.body)
     // The handler map is keyed by operationId; its input type is the one this operation validated.
     const result = await handler({ store, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
     return { status: operation.successStatus, body: result }

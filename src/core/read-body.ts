@@ -1,6 +1,8 @@
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from './call-request.ts'
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
+import { jsonInSteps } from '../lib/json-in-steps.ts'
+import { inSlices } from '../lib/slices.ts'
 import { isJson, parseBody } from './parse-body.ts'
 
 export interface SentBody {
@@ -37,9 +39,33 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
   }
   if (json && !charsetOf(contentType).startsWith('utf-')) throw unsupportedMedia()
   const bytes = await request.bytes()
+  if (json && bytes.length >= SLICED_JSON_BYTES && isUtf8(charsetOf(contentType))) return parsedInSlices(contentType, bytes)
   // In one pass over the bytes, before JSON.parse: a body thousands deep would overflow every later step's stack.
   if (json && jsonNestsDeeperThan(bytes)) throw tooDeep()
   return json ? parseJsonBody(contentType, bytes) : { ...parseBody(contentType, bytes), raw: bytes }
+}
+
+/**
+ * From this size on, a JSON body is read in slices (docs/behaviour.md §6): a whole state of tens
+ * of MB would stall every other call for its JSON.parse. Below it, one piece costs a millisecond.
+ */
+export const SLICED_JSON_BYTES = 64 * 1024
+
+/** A large body read between turns of the event loop, to the same value, or the same answer, as in one piece. */
+async function parsedInSlices(contentType: string | undefined, bytes: Uint8Array): Promise<SentBody> {
+  const read = await inSlices(jsonInSteps(bytes))
+  if (read.kind === 'too-deep') throw tooDeep()
+  if (read.kind === 'value') return { value: read.value, raw: bytes }
+  // Not an object, or malformed: JSON.parse reads it whole, for its own message (its depth is measured already).
+  return parseJsonBody(contentType, bytes)
+}
+
+const isUtf8 = (charset: string) => {
+  try {
+    return new TextDecoder(charset).encoding === 'utf-8'
+  } catch {
+    return false
+  }
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i

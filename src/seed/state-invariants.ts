@@ -1,26 +1,31 @@
 import type { FieldErrors } from '../answer/api-error.ts'
+import { toEnd, type Steps } from '../lib/slices.ts'
 import type { TenantState } from '../store/records.ts'
 
 /**
  * The rules a whole state must keep beyond each record's schema: one primary per channel (a
  * tenant is one environment), the primary is active, and no id twice. Problems are keyed by record.
  */
-export function invariantProblems(state: TenantState): FieldErrors {
+export const invariantProblems = (state: TenantState): FieldErrors => toEnd(invariantSteps(state))
+
+/** The same, a step per record: a whole state of 100,000s of records is checked in slices (docs/behaviour.md §6). */
+export function* invariantSteps(state: TenantState): Steps<FieldErrors> {
   const problems: FieldErrors = Object.create(null)
   const report = (field: string, message: string) => (problems[field] ??= { messages: [] }).messages.push(message)
-  const duplicates = (name: keyof TenantState, ids: readonly (string | undefined)[], label: string) => {
+  function* duplicates<T>(name: keyof TenantState, records: readonly T[], idOf: (record: T) => string | undefined, label: string): Steps<void> {
     const seen = new Set<string>()
-    ids.forEach((id, index) => {
-      if (id === undefined) return
-      if (seen.has(id)) report(`${name}.${index}`, `duplicate ${label} ${id}`)
-      seen.add(id)
-    })
+    for (let index = 0; index < records.length; index++) {
+      const id = idOf(records[index]!)
+      if (id !== undefined && seen.has(id)) report(`${name}.${index}`, `duplicate ${label} ${id}`)
+      if (id !== undefined) seen.add(id)
+      yield
+    }
   }
-  duplicates('subscribers', state.subscribers.map((s) => s.subscriberId), 'subscriberId')
-  duplicates('subscribers', state.subscribers.map((s) => s._id), '_id')
-  duplicates('integrations', state.integrations.map((i) => i._id), '_id')
-  duplicates('channelConnections', state.channelConnections.map((c) => c._id), '_id')
-  duplicates('messages', state.messages.map((m) => m._id), '_id')
+  yield* duplicates('subscribers', state.subscribers, (s) => s.subscriberId, 'subscriberId')
+  yield* duplicates('subscribers', state.subscribers, (s) => s._id, '_id')
+  yield* duplicates('integrations', state.integrations, (i) => i._id, '_id')
+  yield* duplicates('channelConnections', state.channelConnections, (c) => c._id, '_id')
+  yield* duplicates('messages', state.messages, (m) => m._id, '_id')
   const primaryOf = new Map<string, string>()
   state.integrations.forEach((integration, index) => {
     if (!integration.primary) return
