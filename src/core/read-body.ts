@@ -53,7 +53,8 @@ export const SLICED_JSON_BYTES = 64 * 1024
 
 /** A large body read between turns of the event loop, to the same value, or the same answer, as in one piece. */
 async function parsedInSlices(contentType: string | undefined, bytes: Uint8Array): Promise<SentBody> {
-  const read = await inSlices(jsonInSteps(bytes))
+  // A clock look per step: a step is tens of KB, and the collector's marking of a large heap may ride on any of them.
+  const read = await inSlices(jsonInSteps(bytes), 1)
   if (read.kind === 'too-deep') throw tooDeep()
   if (read.kind === 'value') return { value: read.value, raw: bytes }
   // Not an object, or malformed: JSON.parse reads it whole, for its own message (its depth is measured already).
