@@ -65,7 +65,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
     if (tenantKey !== undefined && policies) call.end = await state.store.open(tenantKey)
     call.tenantKey = tenantKey
-    // In memory the clock and the limiter answer at once: awaited only when they do not (docs/decisions.md, 2026-11-26).
+    // In memory the clock and the limiter answer at once: awaited only when they do not.
     if (time !== undefined) call.at = new Date(typeof time === 'number' ? time : await time)
     if (tenantKey !== undefined && policies) {
       const limits = policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
@@ -150,7 +150,12 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
 
   async function answerCall(request: CallRequest, params: Record<string, string>, call: CallState): Promise<CallOutcome> {
     const started = performance.now()
-    const outcome = await answerOf(request, params, call).catch((error: unknown) => errorAnswer(error, call.line, call.timed))
+    let outcome: Answer | 'drop'
+    try {
+      outcome = await answerOf(request, params, call)
+    } catch (error) {
+      outcome = errorAnswer(error, call.line, call.timed)
+    }
     if (outcome === 'drop') {
       if (call.recording) policies?.idempotency.abandon(call.recording)
       return 'drop'
