@@ -66,13 +66,18 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
     if (tenantKey !== undefined && policies) call.end = await state.store.open(tenantKey)
     call.tenantKey = tenantKey
-    if (time !== undefined) call.at = new Date(await time)
-    if (tenantKey !== undefined && policies) call.headers = await policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
-    const sent = operation.takesBody ? await readBody(request, jsonOnly) : undefined
+    // In memory the clock and the limiter answer at once: awaited only when they do not.
+    if (time !== undefined) call.at = new Date(typeof time === 'number' ? time : await time)
+    if (tenantKey !== undefined && policies) {
+      const limits = policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
+      call.headers = limits instanceof Promise ? await limits : limits
+    }
+    const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
     if (tenantKey !== undefined && policies) {
-      const settled = (await replayOf(call, tenantKey, sent?.raw, policies)) ?? (await faultsOf(request, call, tenantKey, policies))
+      const replayed = call.idempotencyKey === undefined ? undefined : await replayOf(call, tenantKey, sent?.raw, policies)
+      const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
       if (settled !== undefined) return settled
     }
     const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
@@ -148,7 +153,12 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
 
   async function answerCall(request: CallRequest, params: Record<string, string>, call: CallState): Promise<CallOutcome> {
     const started = performance.now()
-    const outcome = await answerOf(request, params, call).catch((error: unknown) => errorAnswer(error, call.line, call.timed))
+    let outcome: Answer | 'drop'
+    try {
+      outcome = await answerOf(request, params, call)
+    } catch (error) {
+      outcome = errorAnswer(error, call.line, call.timed)
+    }
     if (outcome === 'drop') {
       if (call.recording) policies?.idempotency.abandon(call.recording)
       return 'drop'
@@ -156,7 +166,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
     const text = JSON.stringify(body)
-    await settle(call, answer, body, text)
+    if (call.recording !== undefined) await settle(call, answer, body, text)
     journal(request, call, answer, body, text, started)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
@@ -178,10 +188,18 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       timed: state,
     }
     call.timed = { ...state, now: () => call.at ?? state.now() }
-    // Ended once completely finished, its answer made and journaled, whatever happened.
-    return answerCall(request, params, call)
-      .catch((error: unknown) => lastResort(error, call))
-      .finally(() => call.end?.())
+    return endedCall(request, params, call)
+  }
+
+  /** Ended once completely finished, its answer made and journaled, whatever happened. */
+  async function endedCall(request: CallRequest, params: Record<string, string>, call: CallState): Promise<CallOutcome> {
+    try {
+      return await answerCall(request, params, call)
+    } catch (error) {
+      return lastResort(error, call)
+    } finally {
+      call.end?.()
+    }
   }
 }
 

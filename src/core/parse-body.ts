@@ -13,7 +13,18 @@ export interface ParsedBody {
 const PARAMETER_LIMIT = 1000
 const DEPTH = 32
 
-export const isJson = (contentType: string | undefined): boolean => contentType !== undefined && typeis.is(contentType, ['application/json']) !== false
+/** The last type asked about and its answer: a client sends the same `Content-Type` call after call. */
+let lastType: string | undefined
+let lastIsJson = false
+
+export function isJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false
+  if (contentType !== lastType) {
+    lastIsJson = typeis.is(contentType, ['application/json']) !== false
+    lastType = contentType
+  }
+  return lastIsJson
+}
 const isForm = (contentType: string | undefined): boolean =>
   contentType !== undefined && typeis.is(contentType, ['application/x-www-form-urlencoded']) !== false
 

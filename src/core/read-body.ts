@@ -88,9 +88,12 @@ export function parseJsonBody(contentType: string | undefined, bytes: Uint8Array
   }
 }
 
+/** Decodes without keeping state between calls (no `stream`), so one serves every call. */
+const UTF8 = new TextDecoder('utf-8')
+
 function decoded(charset: string, bytes: Uint8Array): string {
   try {
-    return new TextDecoder(charset).decode(bytes)
+    return (charset === 'utf-8' ? UTF8 : new TextDecoder(charset)).decode(bytes)
   } catch {
     // A UTF-* label the platform's decoder does not know (utf-7).
     throw unsupportedMedia()

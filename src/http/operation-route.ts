@@ -41,14 +41,37 @@ export function operationRoute(answer: OperationPipeline, bodyLimit: number): Op
 
 /** Node's request as the core reads it: its headers looked up in place, its body read only when asked for. */
 export function callRequestOf(req: RouteRequest, res: ServerResponse, bodyLimit: number): CallRequest {
-  return {
-    method: req.method ?? 'GET',
-    url: req.originalUrl ?? req.url ?? '/',
-    header: (name) => headerText(req.headers[name]),
-    rawHeaders: req.rawHeaders,
-    hasBody: req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0,
-    bytes: () => bodyBytes(req, res, bodyLimit),
-    readBefore: () => bodyReadBefore(req),
+  return new NodeCallRequest(req, res, bodyLimit)
+}
+
+/** One object per call, its methods shared: closures made for every call were as many objects again. */
+class NodeCallRequest implements CallRequest {
+  readonly method: string
+  readonly url: string
+  readonly rawHeaders: readonly string[]
+  readonly hasBody: boolean
+
+  constructor(
+    private readonly req: RouteRequest,
+    private readonly res: ServerResponse,
+    private readonly bodyLimit: number,
+  ) {
+    this.method = req.method ?? 'GET'
+    this.url = req.originalUrl ?? req.url ?? '/'
+    this.rawHeaders = req.rawHeaders
+    this.hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+  }
+
+  header(name: string): string | undefined {
+    return headerText(this.req.headers[name])
+  }
+
+  bytes(): Promise<Uint8Array> {
+    return bodyBytes(this.req, this.res, this.bodyLimit)
+  }
+
+  readBefore(): { value: unknown } | undefined {
+    return bodyReadBefore(this.req)
   }
 }
 
