@@ -1,16 +1,18 @@
 import { inSlices } from '../lib/slices.ts'
-import { overlaidSteps, rowsOfPut, rowsOfState } from './memory/overlay.ts'
+import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
-import { healthOf, isShared, NOTHING_SAVED, type Change, type StoreBackend } from './store-backend.ts'
-import { sharedTenants, VersionConflict, writeFailure } from './redis/shared-tenants.ts'
-import type { KeyedWrite, SeedSpec, Store } from './store.ts'
+import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
+import { VersionConflict } from './redis/shared-tenants.ts'
+import type { SeedSpec, Store } from './store.ts'
 import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
 import { TenantMemory } from './memory/tenant-memory.ts'
 import { snapshotMethods } from './snapshot-methods.ts'
 import { keptRecords } from './kept-records.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
-import { tenantLoader } from './memory/tenant-loader.ts'
+import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
+import { localSource } from './memory/local-source.ts'
+import { sharedSource } from './redis/shared-source.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -28,18 +30,22 @@ export interface LowdbStoreOptions {
 
 /**
  * The store port on lowdb's Low<StoreData> in memory (tenant-memory.ts): the read path, with no
- * I/O. With a backend, each change is first stored there (store-backend.ts) and applied here only
- * once durable; the tenants an earlier run stored are made again from their seed and rows on
- * first use. With a backend several processes share, memory is a cache of the tenants this
- * process serves, brought up to date before each use (shared-tenants.ts).
+ * I/O. The local store and the shared store are this one store over two sources of its tenants,
+ * chosen here once: the local one (memory/local-source.ts: in memory alone, or each change stored
+ * first in a file this process holds), or the shared one (redis/shared-source.ts: memory a cache
+ * of the tenants several processes share, brought up to date before each use).
  */
 export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {
+  const { backend } = options
+  return storeOver(options, isShared(backend) ? sharedSource(backend) : localSource(backend))
+}
+
+/** The store over the tenants it holds in memory, whichever source they come from and go to. */
+async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourceParts) => TenantSource): Promise<Store> {
   const { backend } = options
   const memory = new TenantMemory(tenantDataFromState(options.seed), options.maxTenants, options.seedFor)
   const { registry, seedSpecs, shared } = memory
   const saved = backend ? await backend.load() : NOTHING_SAVED
-  const nextSeq = ((last) => () => ++last)(saved.maxSeq)
-  const { loaded, forget } = tenantLoader(memory, backend, saved)
   const queues = new Map<string, Promise<unknown>>()
 
   /** Runs `task` after every earlier task of this tenant has settled. */
@@ -48,29 +54,12 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     queues.set(tenant, run.catch(() => undefined))
     return run
   }
-  const remote = isShared(backend) ? sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq)) : undefined
+  const nextSeq = ((last) => () => ++last)(saved.maxSeq)
+  const source = sourceOf({ memory, saved, serialized, nextSeq })
+  const { current, write: persist, peek: stored } = source
 
-  /** Stores the change, with the idempotency record of the call that made it if any, if there is a backend; a failure is a StoreWriteFailed. */
-  const persist = async (change: Change, keyed?: KeyedWrite, also?: Change): Promise<void> => {
-    if (!backend) return
-    try {
-      if (remote) await remote.write(change)
-      else await backend.write([change, ...(keyed ? [{ type: 'keyRecord', tenant: change.tenant, ...keyed } as const] : []), ...(also ? [also] : [])])
-    } catch (error) {
-      throw writeFailure(error)
-    }
-  }
-
-  /** The held tenant's records as they stand: loaded, and with a shared backend, up to its version there. */
-  const current = (tenant: string): Promise<void> | undefined => (remote ? remote.sync(tenant) : loaded(tenant))
-
-  /** A change of the tenant, after its earlier ones; made again over the tenant as it stands when another process wrote first. */
-  const changing = <T>(tenant: string, attempt: () => Promise<T>): Promise<T> =>
-    serialized(tenant, async () => {
-      if (remote) return remote.attempt(tenant, attempt)
-      await loaded(tenant)
-      return attempt()
-    })
+  /** A change of the tenant, after its earlier ones. */
+  const changing = <T>(tenant: string, attempt: () => Promise<T>): Promise<T> => serialized(tenant, () => source.attempt(tenant, attempt))
 
   /** Marks the tenant used (a call of the API when `call`), dropping another to make room if need be; true when it is new. */
   const admit = (tenant: string, call: boolean): boolean => {
@@ -85,46 +74,30 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     memory.drop(tenant)
     queues.delete(tenant)
     calledAt.delete(tenant)
-    remote?.forget(tenant)
-    if (deleted) {
-      forget(tenant)
-      seedSpecs.delete(tenant)
-    }
+    source.forget(tenant, deleted)
+    if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
   }
 
   /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
   const held = async (tenant: string, created: boolean): Promise<void> => {
-    if (remote) return created ? remote.enter(tenant) : undefined
-    // Without a backend, a new tenant is its seed; with one, it may be a tenant released earlier.
-    if (created && !backend && !seedSpecs.has(tenant)) return memory.set(tenant, shared)
     // Awaited only when there is something to wait for: every call opens its tenant.
-    const pending = loaded(tenant)
+    const pending = source.enter(tenant, created)
     if (pending) await pending
   }
 
   /** A change is about to be made: it is made to a tenant the store holds, and loaded. */
   const holdForChange = (tenant: string): Promise<void> | undefined => {
     touch(tenant)
-    return registry.has(tenant) ? loaded(tenant) : held(tenant, admit(tenant, false))
+    return registry.has(tenant) ? source.loaded(tenant) : held(tenant, admit(tenant, false))
   }
-
-  /** A tenant the store does not hold, as its backend has it (a released one, or another process's), left unheld. */
-  const readStored = backend?.tenant?.bind(backend)
-  const stored = remote ? remote.peek : readStored ? async (tenant: string) => memory.madeOf(await readStored(tenant)) : undefined
 
   /**
    * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
    * reads as the shared seed, at once, and stays unheld: looking costs nothing (docs/behaviour.md §3).
    */
   const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> => {
-    if (registry.has(tenant)) {
-      if (remote) return remote.read(tenant, () => work(memory.dataOf(tenant)))
-      return serialized(tenant, async () => {
-        await loaded(tenant)
-        return work(memory.dataOf(tenant))
-      })
-    }
+    if (registry.has(tenant)) return source.read(tenant, () => work(memory.dataOf(tenant)))
     if (stored) return stored(tenant).then(({ data }) => work(data))
     return Promise.resolve().then(() => work(shared))
   }
@@ -152,19 +125,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       return reading(tenant, (data) => work(new PendingTransaction(data)))
     },
 
-    transact(tenant, work, recordOf) {
-      if (remote) return remote.transact(tenant, work, recordOf)
-      return changing(tenant, async () => {
-        const data = memory.dataOf(tenant)
-        const tx = new PendingTransaction(data)
-        const result = work(tx)
-        const next = tx.commit()
-        if (!next) return result
-        if (backend) await persist({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
-        memory.apply(tenant, next)
-        return result
-      })
-    },
+    transact: source.transact,
 
     exportState(tenant) {
       return reading(tenant, stateFromTenantData)
@@ -184,8 +145,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     async createTenant(tenant, spec) {
       if (registry.has(tenant)) return undefined
       const seed = await tenantDataInSlices(await options.seedFor(spec))
-      // With a shared backend, one another process created or wrote exists too.
-      if (registry.has(tenant) || (remote && (await remote.hasState(tenant)))) return undefined
+      // With a shared backend, one another process created or wrote exists too; and once it answered,
+      // one this process made meanwhile.
+      if (registry.has(tenant) || (await source.takenElsewhere(tenant)) || registry.has(tenant)) return undefined
       admit(tenant, false)
       registry.pin(tenant)
       touch(tenant)
@@ -193,7 +155,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
         await persist({ type: 'createTenant', tenant, seed: { options: spec } })
       } catch (error) {
         registry.remove(tenant)
-        remote?.forget(tenant)
+        source.forget(tenant, false)
         if (error instanceof VersionConflict) return undefined
         throw error
       }
@@ -204,8 +166,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     async reset(tenant) {
       // A tenant the store does not hold is its seed already (a created one is always held), unless it is stored: released, or written by another process.
       if (!registry.has(tenant)) {
-        const stored = remote ? await remote.hasState(tenant) : (await backend?.tenant?.(tenant)) !== undefined
-        if (!stored) return
+        if (!(await source.isStored(tenant))) return
         await holdForChange(tenant)
       }
       return changing(tenant, async () => {
@@ -216,7 +177,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     async resetAll() {
-      const everywhere = remote ? (await remote.tenants()).map(({ tenant }) => tenant) : []
+      const everywhere = (await source.elsewhere()).map(({ tenant }) => tenant)
       const all = [...new Set([...registry.keys(), ...everywhere])]
       await Promise.all(all.map((tenant) => store.reset(tenant)))
       // Released, but for created tenants and, in memory alone, the ones holding snapshots (they stay).
@@ -224,12 +185,12 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
       for (const tenant of all) {
         if (!registry.has(tenant) || registry.isPinned(tenant)) continue
         const snapshotsKept = (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
-        if (!backend && snapshotsKept) continue
+        if (!source.durable && snapshotsKept) continue
         if (!snapshotsKept) dropped.push(tenant)
         release(tenant, true)
       }
       // With a shared backend, a tenant with nothing left to keep (no snapshot, no seed of its own) is no longer stored.
-      if (isShared(backend)) await backend.dropTenants(dropped)
+      await source.dropTenants(dropped)
     },
 
     ...snapshots,
@@ -238,8 +199,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
     async tenants() {
       const held = memory.heldTenants()
-      if (!remote) return held
-      const elsewhere = (await remote.tenants()).filter(({ tenant }) => !registry.has(tenant))
+      const elsewhere = (await source.elsewhere()).filter(({ tenant }) => !registry.has(tenant))
       return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]
     },
 

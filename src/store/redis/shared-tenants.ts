@@ -5,6 +5,7 @@ import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } fr
 import type { TenantData } from '../memory/tenant-data.ts'
 import type { TenantMemory } from '../memory/tenant-memory.ts'
 import { PendingTransaction } from '../memory/tenant-transaction.ts'
+import type { Serialized } from '../memory/tenant-source.ts'
 
 /** Conflicts one change may meet (other processes writing the tenant) before it is given up as failed. */
 const MAX_TRIES = 1000
@@ -18,9 +19,6 @@ export const writeFailure = (error: unknown): unknown =>
 
 /** How one try of a change over the tenant as held ended: it holds; or it goes again, after a sync or over the version just synced. */
 type Tried = 'held' | 'behind' | 'current'
-
-/** Runs a task after every earlier task of the tenant has settled. */
-export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
 
 /** A transaction's rows over the tenant's records as they were (overlay.ts's rowsOfPut). */
 export type RowsOf = (data: TenantData, tx: PendingTransaction) => readonly OverlayRow[]

@@ -1,0 +1,75 @@
+import { rowsOfPut } from './overlay.ts'
+import type { StoreBackend } from '../store-backend.ts'
+import { StoreWriteFailed } from '../store.ts'
+import { PendingTransaction } from './tenant-transaction.ts'
+import { tenantLoader, type SourceParts, type TenantSource } from './tenant-source.ts'
+
+/**
+ * The tenants of the local store: in memory alone, or backed by a file this process alone holds
+ * (SQLite). The tenants an earlier run stored are made again from their seed and rows on first use;
+ * each change is stored in the file first, and applied to memory only once durable.
+ */
+export const localSource =
+  (backend: StoreBackend | undefined) =>
+  ({ memory, saved, serialized, nextSeq }: SourceParts): TenantSource => {
+    const { loaded, forget } = tenantLoader(memory, backend, saved)
+    const readStored = backend?.tenant?.bind(backend)
+
+    const write: TenantSource['write'] = async (change, keyed, also) => {
+      if (!backend) return
+      try {
+        await backend.write([change, ...(keyed ? [{ type: 'keyRecord', tenant: change.tenant, ...keyed } as const] : []), ...(also ? [also] : [])])
+      } catch (error) {
+        throw new StoreWriteFailed(error)
+      }
+    }
+
+    const attempt = async <T>(tenant: string, change: () => Promise<T>): Promise<T> => {
+      await loaded(tenant)
+      return change()
+    }
+
+    return {
+      durable: backend !== undefined,
+      enter(tenant, created) {
+        // Without a backend, a new tenant is its seed; with one, it may be a tenant released earlier.
+        if (created && !backend && !memory.seedSpecs.has(tenant)) {
+          memory.set(tenant, memory.shared)
+          return undefined
+        }
+        // Awaited only when there is something to wait for: every call opens its tenant.
+        return loaded(tenant)
+      },
+      loaded,
+      current: loaded,
+      attempt,
+      read: (tenant, work) =>
+        serialized(tenant, async () => {
+          await loaded(tenant)
+          return work()
+        }),
+      transact: (tenant, work, recordOf) =>
+        serialized(tenant, () =>
+          attempt(tenant, async () => {
+            const data = memory.dataOf(tenant)
+            const tx = new PendingTransaction(data)
+            const result = work(tx)
+            const next = tx.commit()
+            if (!next) return result
+            if (backend) await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
+            memory.apply(tenant, next)
+            return result
+          }),
+        ),
+      write,
+      peek: readStored && (async (tenant) => memory.madeOf(await readStored(tenant))),
+      isStored: async (tenant) => (await readStored?.(tenant)) !== undefined,
+      // This process alone holds the file: no other stores a tenant meanwhile.
+      takenElsewhere: async () => false,
+      elsewhere: async () => [],
+      forget: (tenant, deleted) => {
+        if (deleted) forget(tenant)
+      },
+      dropTenants: async () => undefined,
+    }
+  }

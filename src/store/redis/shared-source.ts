@@ -1,0 +1,42 @@
+import { rowsOfPut } from '../memory/overlay.ts'
+import type { SharedBackend } from '../store-backend.ts'
+import { sharedTenants, writeFailure } from './shared-tenants.ts'
+import { tenantLoader, type SourceParts, type TenantSource } from '../memory/tenant-source.ts'
+
+/**
+ * The tenants of the shared store: memory is a cache of the ones this process serves, brought up
+ * to the shared backend's version before each use, each change written over the version held
+ * (shared-tenants.ts).
+ */
+export const sharedSource =
+  (backend: SharedBackend) =>
+  ({ memory, saved, serialized, nextSeq }: SourceParts): TenantSource => {
+    const { loaded, forget } = tenantLoader(memory, backend, saved)
+    const remote = sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq))
+    return {
+      durable: true,
+      enter: (tenant, created) => (created ? remote.enter(tenant) : undefined),
+      loaded,
+      current: remote.sync,
+      attempt: remote.attempt,
+      read: remote.read,
+      transact: remote.transact,
+      async write(change) {
+        // The idempotency records and the clocks are the Redis adapters' own (store-backend.ts).
+        try {
+          await remote.write(change)
+        } catch (error) {
+          throw writeFailure(error)
+        }
+      },
+      peek: remote.peek,
+      isStored: remote.hasState,
+      takenElsewhere: remote.hasState,
+      elsewhere: remote.tenants,
+      forget(tenant, deleted) {
+        remote.forget(tenant)
+        if (deleted) forget(tenant)
+      },
+      dropTenants: (tenants) => backend.dropTenants(tenants),
+    }
+  }
