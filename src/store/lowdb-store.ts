@@ -95,7 +95,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 
   /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
   const held = async (tenant: string, created: boolean): Promise<void> => {
-    if (remote) return created ? remote.enter(tenant) : undefined
+    if (remote) return remote.open(tenant, created)
     // Without a backend, a new tenant is its seed; with one, it may be a tenant released earlier.
     if (created && !backend && !seedSpecs.has(tenant)) return memory.set(tenant, shared)
     // Awaited only when there is something to wait for: every call opens its tenant.
@@ -117,9 +117,9 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
    * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
    * reads as the shared seed, at once, and stays unheld: looking costs nothing (docs/behaviour.md §3).
    */
-  const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> => {
+  const reading = <T>(tenant: string, work: (data: TenantData) => T, ofCall = false): Promise<T> => {
     if (registry.has(tenant)) {
-      if (remote) return remote.read(tenant, () => work(memory.dataOf(tenant)))
+      if (remote) return remote.read(tenant, () => work(memory.dataOf(tenant)), ofCall)
       return serialized(tenant, async () => {
         await loaded(tenant)
         return work(memory.dataOf(tenant))
@@ -149,7 +149,7 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
     },
 
     read(tenant, work) {
-      return reading(tenant, (data) => work(new PendingTransaction(data)))
+      return reading(tenant, (data) => work(new PendingTransaction(data)), true)
     },
 
     transact(tenant, work, recordOf) {
