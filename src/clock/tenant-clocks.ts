@@ -38,9 +38,16 @@ export class TenantClocks {
 
   /** The tenant's time now, in ms: read once per call, so that every stamp of the call agrees. */
   now(tenant: string): MaybePromise<number> {
+    const time = this.read(tenant)
+    return typeof time === 'number' ? time : time.ms
+  }
+
+  /** The tenant's time now: in ms when the keeper holds the clocks at hand, else on its way (PendingTime). */
+  read(tenant: string): number | PendingTime {
     const kept = this.options.keeper.read(tenant)
-    if (kept instanceof Promise) return kept.then((clock) => timeOf(this.orStart(clock), this.options.realNow()))
-    return timeOf(this.orStart(kept), this.options.realNow())
+    const realMs = this.options.realNow()
+    if (!(kept instanceof Promise)) return timeOf(this.orStart(kept), realMs)
+    return { ms: kept.then((clock) => timeOf(this.orStart(clock), realMs)), realMs, start: this.start }
   }
 
   /** The time of an answer that names no tenant (a 401, an unknown path): the starting clock's. */
@@ -102,6 +109,20 @@ export class TenantClocks {
     if (now < timeOf(clock, realMs)) await this.options.onRewind(tenant, now)
     return viewOf(after, realMs)
   }
+}
+
+/**
+ * A tenant's time on its way from where the clocks are kept (Redis): `ms` once the clock is read,
+ * and what makes it from the clock kept, so that an adapter keeping its own state beside the
+ * clocks (the rate limit's buckets) can read the clock there, in its own trip, and find the same
+ * time: `timeOf(kept clock, or start, realMs)`.
+ */
+export interface PendingTime {
+  readonly ms: Promise<number>
+  /** The real time the clock is read at. */
+  readonly realMs: number
+  /** The clock of a tenant with none kept. */
+  readonly start: KeptClock
 }
 
 /** The clocks in this process's memory; with `durable` (the --db store), each change is stored there too. */

@@ -61,15 +61,18 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
 
   async function answerOf(request: CallRequest, params: Record<string, string>, call: CallState): Promise<Answer | 'drop'> {
     const tenantKey = needsKey ? apiKeyFrom(request.header('authorization'), state.apiKeys) : undefined
-    // Asked before the tenant is opened: with Redis both questions travel together.
-    const time = tenantKey !== undefined ? state.clocks.now(tenantKey) : undefined
-    if (time instanceof Promise) time.catch(() => undefined) // its failure is answered below, if the call gets that far
+    // Asked before the tenant is opened: with Redis the clock, the sync and the token travel together.
+    const time = tenantKey !== undefined ? state.clocks.read(tenantKey) : undefined
+    if (typeof time === 'object') time.ms.catch(() => undefined) // its failure is answered below, if the call gets that far
     if (tenantKey !== undefined && policies) call.end = await state.store.open(tenantKey)
     call.tenantKey = tenantKey
+    // A time on its way is not waited for: the token is asked for at once, read at that time where the clock is kept; its outcome is answered in turn.
+    const token = policies && typeof time === 'object' ? policies.rateLimiter.take(tenantKey!, time, operation.operationId) : undefined
+    if (token instanceof Promise) token.catch(() => undefined)
     // In memory the clock and the limiter answer at once: awaited only when they do not.
-    if (time !== undefined) call.at = new Date(typeof time === 'number' ? time : await time)
+    if (time !== undefined) call.at = new Date(typeof time === 'number' ? time : await time.ms)
     if (tenantKey !== undefined && policies) {
-      const limits = policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
+      const limits = token ?? policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
       call.headers = limits instanceof Promise ? await limits : limits
     }
     const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined

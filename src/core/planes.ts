@@ -13,7 +13,7 @@ import type { ResponseCheck } from './check-answer.ts'
 export interface CoreState extends ResponseCheck {
   store: Store
   /** Each tenant's time (docs/behaviour.md §8), read once a call knows its tenant. */
-  clocks: Pick<TenantClocks, 'now'>
+  clocks: Pick<TenantClocks, 'now' | 'read'>
   /** Strict mode's keys; undefined in open mode, where any non-empty key is a tenant. */
   apiKeys: ReadonlySet<string> | undefined
 }

@@ -96,8 +96,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
    * Runs `work` on the tenant's records after its pending writes. A tenant the store does not hold
    * reads as the shared seed, at once, and stays unheld: looking costs nothing (docs/behaviour.md §3).
    */
-  const reading = <T>(tenant: string, work: (data: TenantData) => T): Promise<T> => {
-    if (registry.has(tenant)) return source.read(tenant, () => work(memory.dataOf(tenant)))
+  const reading = <T>(tenant: string, work: (data: TenantData) => T, ofCall = false): Promise<T> => {
+    if (registry.has(tenant)) return source.read(tenant, () => work(memory.dataOf(tenant)), ofCall)
     if (stored) return stored(tenant).then(({ data }) => work(data))
     return Promise.resolve().then(() => work(shared))
   }
@@ -122,7 +122,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     },
 
     read(tenant, work) {
-      return reading(tenant, (data) => work(new PendingTransaction(data)))
+      return reading(tenant, (data) => work(new PendingTransaction(data)), true)
     },
 
     transact: source.transact,

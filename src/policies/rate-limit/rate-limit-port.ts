@@ -1,4 +1,5 @@
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
+import type { PendingTime } from '../../clock/tenant-clocks.ts'
 
 /** The `RateLimit-*` headers of one call, by name. */
 export type RateLimitHeaders = Record<string, string>
@@ -9,7 +10,11 @@ export type RateLimitHeaders = Record<string, string>
  * enforced and spent. `RateLimiter` is the in-memory adapter.
  */
 export interface RateLimitPort {
-  take(tenant: string, now: number, operationId: string): MaybePromise<RateLimitHeaders>
+  /**
+   * `now` is the tenant's time (docs/behaviour.md §8), or that time still on its way from where
+   * the clocks are kept: an adapter beside them reads it there rather than wait for it.
+   */
+  take(tenant: string, now: number | PendingTime, operationId: string): MaybePromise<RateLimitHeaders>
   /** The tenant's bucket full again (a reset, a release, its clock gone back: docs/behaviour.md §8). */
   refill(tenant: string): MaybePromise<void>
 }

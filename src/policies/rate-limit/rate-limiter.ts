@@ -1,6 +1,8 @@
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { RecencyMap } from '../../lib/recency-map.ts'
 import { ApiError } from '../../answer/api-error.ts'
+import type { PendingTime } from '../../clock/tenant-clocks.ts'
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
 
 export interface RateLimit {
   /** Requests allowed per window. */
@@ -82,8 +84,11 @@ export class RateLimiter implements RateLimitPort {
     this.rules = new BucketRules(rate, enforce)
   }
 
-  /** Takes one token for `tenant`; the headers to send, or a 429 to throw when enforced. */
-  take(tenant: string, now: number, operationId: string): RateLimitHeaders {
+  /** Takes one token for `tenant`; the headers to send, or a 429 to throw when enforced (to reject with, for a time on its way). */
+  take(tenant: string, now: number, operationId: string): RateLimitHeaders
+  take(tenant: string, now: number | PendingTime, operationId: string): MaybePromise<RateLimitHeaders>
+  take(tenant: string, now: number | PendingTime, operationId: string): MaybePromise<RateLimitHeaders> {
+    if (typeof now !== 'number') return now.ms.then((ms) => this.take(tenant, ms, operationId))
     const bucket = this.refilled(tenant, now)
     const allowed = bucket.tokens >= 1
     if (allowed) bucket.tokens -= 1

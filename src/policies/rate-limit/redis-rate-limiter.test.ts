@@ -7,6 +7,8 @@ import { StoreWriteFailed } from '../../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { RateLimiter, type RateLimit } from './rate-limiter.ts'
 import { RedisRateLimiter } from './redis-rate-limiter.ts'
+import { TenantClocks, type PendingTime } from '../../clock/tenant-clocks.ts'
+import { RedisClockKeeper } from '../../store/redis/redis-clocks.ts'
 
 /**
  * Two RedisRateLimiters on two clients of one Redis stand in for two instances: a tenant's calls
@@ -43,7 +45,7 @@ const twoInstances = async (rate: RateLimit, enforce: boolean) => [
 ]
 
 /** A call's headers, or the refusal's status and headers. */
-const outcome = async (limiter: RateLimitPort, tenant: string, now: number, operationId = 'getSubscriber') => {
+const outcome = async (limiter: RateLimitPort, tenant: string, now: number | PendingTime, operationId = 'getSubscriber') => {
   try {
     return { status: 200, headers: await limiter.take(tenant, now, operationId) }
   } catch (error) {
@@ -79,6 +81,32 @@ describe.skipIf(skipped)('rate-limit buckets in Redis, over two instances', () =
       now += (i * 37) % 171
       const operationId = i % 7 === 0 ? 'setPrimaryIntegration' : 'getSubscriber'
       expect(await outcome(instances[i % 2]!, tenant, now, operationId)).toEqual(await outcome(memory, tenant, now, operationId))
+    }
+  })
+
+  it.each([
+    ['no clock kept, real time', undefined, undefined],
+    ['no clock kept, --clock frozen', START, undefined],
+    ['a clock set frozen', undefined, { frozen: true }],
+    ['a clock set running', START, { frozen: false }],
+    ['real time chosen', START, 'real'],
+  ] as const)('reads the tenant’s clock itself, for a time on its way: the headers of its time, with %s', async (_name, start, setting) => {
+    const rate = { limit: 3, windowSeconds: 1 }
+    const [limiter] = await twoInstances(rate, true)
+    const memory = new RateLimiter(rate, true)
+    let real = START + 5_000
+    const clocks = new TenantClocks({ keeper: new RedisClockKeeper(clients.at(-1)!), start, realNow: () => real, onRewind: () => undefined })
+    const tenant = newTenant()
+    if (setting === 'real') await clocks.useRealTime(tenant)
+    else if (setting) await clocks.set(tenant, START - 60_000, setting.frozen)
+    for (let i = 0; i < 40; i++) {
+      real += (i * 53) % 230
+      // A jump of the tenant's time alone refills as much as it moved (a time the script read wrong would not).
+      if (i === 20) await clocks.advance(tenant, 700)
+      const time = clocks.read(tenant)
+      if (typeof time === 'number') throw new Error('a clock kept in Redis is on its way')
+      const expected = await outcome(memory, tenant, await time.ms)
+      expect(await outcome(limiter!, tenant, time)).toEqual(expected)
     }
   })
 

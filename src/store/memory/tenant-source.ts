@@ -31,8 +31,11 @@ export interface TenantSource {
   current(tenant: string): Promise<void> | undefined
   /** A change of a held tenant, in its turn; made again over the tenant as it stands when another process wrote first. */
   attempt<T>(tenant: string, change: () => Promise<T>): Promise<T>
-  /** Runs `work` on a held tenant's records as they stand, after its pending writes. */
-  read<T>(tenant: string, work: () => T): Promise<T>
+  /**
+   * Runs `work` on a held tenant's records as they stand, after its pending writes; `ofCall`: a
+   * call's read, which a shared source serves with the sync sent when the call opened its tenant.
+   */
+  read<T>(tenant: string, work: () => T, ofCall?: boolean): Promise<T>
   transact: RecordsPort['transact']
   /** Stores a change (with the idempotency record of the call that made it, and one more change, if any); a failure is a StoreWriteFailed. */
   write(change: Change, keyed?: KeyedWrite, also?: Change): Promise<void>

@@ -5,7 +5,29 @@ import { reached } from '../store.ts'
 
 /** Every tenant with a clock kept, so that a reset of all finds them (one key each, not a scan). */
 export const CLOCKED = `${KEY_PREFIX}:clocked`
-const clockKey = (tenant: string) => `${tenantKeyBase(tenant)}clock`
+export const clockKey = (tenant: string): string => `${tenantKeyBase(tenant)}clock`
+
+/**
+ * Lua: `tenantTime(kept, start, realMs)`, the tenant's time in ms as TenantClocks reads it
+ * (clock-setting.ts's clockFromText and timeOf, in doubles as JavaScript's): `kept` is the
+ * tenant's clock key as GET answers it (false: none), `start` the JSON of the starting clock.
+ * JSON that does not parse raises an error, as JSON.parse throws.
+ */
+export const TENANT_TIME = `
+local function clockOf(text)
+  local clock = cjson.decode(text)
+  if clock == cjson.null then return 'real' end
+  if type(clock) == 'table' and type(clock.at) == 'number' and type(clock.frozen) == 'boolean' and type(clock.since) == 'number' then return clock end
+  return nil
+end
+local function tenantTime(kept, start, realMs)
+  local clock = kept and clockOf(kept)
+  if clock == nil or clock == false then clock = clockOf(start) end
+  if clock == 'real' then return realMs end
+  if clock.frozen then return clock.at end
+  return clock.at + (realMs - clock.since)
+end
+`
 
 /**
  * The tenants' clocks in Redis (docs/behaviour.md §8): read on every call, never cached, so every

@@ -15,7 +15,7 @@ export const sharedSource =
     const remote = sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq))
     return {
       durable: true,
-      enter: (tenant, created) => (created ? remote.enter(tenant) : undefined),
+      enter: remote.open,
       loaded,
       current: remote.sync,
       attempt: remote.attempt,

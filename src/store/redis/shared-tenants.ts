@@ -1,5 +1,5 @@
-import { overlaid, putOver } from '../memory/overlay.ts'
-import { readBatches, turnBatches } from './turn-batches.ts'
+import { replayChange } from './replay-change.ts'
+import { callReads, readBatches, turnBatches } from './turn-batches.ts'
 import type { Change, OverlayRow, SharedBackend, SharedPut } from '../store-backend.ts'
 import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } from '../store.ts'
 import type { TenantData } from '../memory/tenant-data.ts'
@@ -67,7 +67,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
   const sync = async (tenant: string): Promise<void> => {
     const update = await reached(remote.since(tenant, versions.get(tenant) ?? -1))
     if ('changes' in update) {
-      for (const change of update.changes) await replay(tenant, change)
+      for (const change of update.changes) await replayChange(memory, tenant, change)
     } else {
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
@@ -75,33 +75,6 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       if (update.tenant?.seed) registry.pin(tenant)
     }
     versions.set(tenant, update.version)
-  }
-
-  /** Applies to memory a change another process stored. */
-  const replay = async (tenant: string, change: Change): Promise<void> => {
-    switch (change.type) {
-      case 'put':
-        return memory.apply(tenant, putOver(memory.dataOf(tenant), change.rows))
-      case 'replace':
-        return memory.apply(tenant, overlaid(await memory.seedOf(tenant), change.rows))
-      case 'createTenant':
-        memory.reseed(tenant, change.seed)
-        memory.set(tenant, await memory.seedOf(tenant))
-        return registry.pin(tenant)
-      case 'saveSnapshot':
-        return memory.keepSnapshot(tenant, change.name, { data: memory.dataOf(tenant), createdAt: change.createdAt })
-      case 'restoreSnapshot': {
-        const snapshot = memory.snapshotsHeld(tenant)?.get(change.name)
-        return snapshot && memory.apply(tenant, snapshot.data)
-      }
-      case 'deleteSnapshot':
-        return memory.dropSnapshot(tenant, change.name)
-      case 'keyRecord':
-      case 'clock':
-      case 'forgetKeyRecords':
-      case 'touch':
-        return
-    }
   }
 
   /**
@@ -215,6 +188,19 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     }
   }
 
+  const reads = callReads(readBatches(serialized, sync))
+
+  /**
+   * A call of the tenant arrives (`created`: new to this process): its sync is sent at once, in
+   * the trip that reads the tenant's clock and takes its token. A new tenant is read before the
+   * call goes on; a held one's sync is waited for by the call's first read (callReads).
+   */
+  const open = (tenant: string, created: boolean): Promise<void> | undefined => {
+    if (created) return reads.opened(tenant, enter(tenant))
+    reads.opened(tenant).catch(() => undefined) // answered by the call's read, if it makes one
+    return undefined
+  }
+
   /** A tenant this process does not hold, as the shared backend has it, left unheld. */
   const peek = async (tenant: string) => {
     const update = await reached(remote.since(tenant, -1))
@@ -232,12 +218,15 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     enter,
     peek,
     hasState,
-    /** Reads of a held tenant, each after a sync; the reads waiting for one share it. */
-    read: readBatches(serialized, sync),
+    open,
+    read: reads.read,
     /** Every tenant with state, over every process. */
     tenants: () => reached(remote.tenants()),
     /** Forgets the version of a tenant dropped, or whose first change failed. */
-    forget: (tenant: string) => void versions.delete(tenant),
+    forget: (tenant: string) => {
+      versions.delete(tenant)
+      reads.forget(tenant)
+    },
   }
 }
 

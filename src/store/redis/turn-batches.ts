@@ -50,3 +50,30 @@ export function readBatches(
     )
   }
 }
+
+/** A read after a sync (readBatches). */
+type Read = <T>(tenant: string, work: () => T) => Promise<T>
+
+/**
+ * The reads of a shared backend's tenants, the calls' ones after the sync sent when their call
+ * was opened: the sync sent at the latest opening of a tenant was sent after every call of it
+ * opened so far arrived, so each of their reads sees every change acknowledged before its call
+ * arrived, without a trip of its own. Any other read (`ofCall` false: the control plane's, with no
+ * call opened) gets a sync sent after it arrived.
+ */
+export function callReads(read: Read) {
+  /** Per tenant, the sync sent at its latest opening. */
+  const opened = new Map<string, Promise<void>>()
+  return {
+    /** A call of the tenant opened: its reads wait for `synced` (a sync sent now, by default). */
+    opened(tenant: string, synced: Promise<void> = read(tenant, () => undefined)): Promise<void> {
+      opened.set(tenant, synced)
+      return synced
+    },
+    read<T>(tenant: string, work: () => T, ofCall = false): Promise<T> {
+      const synced = ofCall ? opened.get(tenant) : undefined
+      return synced ? synced.then(work) : read(tenant, work)
+    },
+    forget: (tenant: string): void => void opened.delete(tenant),
+  }
+}

@@ -1,0 +1,98 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
+
+/**
+ * A TCP relay in front of a Redis that tells the round trips its clients make: the commands a
+ * client sends before Redis next answers it are one trip, whatever the number of commands or
+ * writes. Run in the process of the server under test, the relay reads only once that process's
+ * turn of the event loop is over, so commands sent in one turn always fall in one trip, and a
+ * command sent only once an answer came falls in a later one: order, not timing.
+ */
+export interface RedisTrips {
+  /** The relay's URL, to give the server instead of Redis's. */
+  readonly url: string
+  /** Forgets the trips seen so far. */
+  clear(): void
+  /** The trips seen since the last `clear`, oldest first: the commands of each, by name (upper case), scripts as EVALSHA. */
+  trips(): string[][]
+  close(): Promise<void>
+}
+
+export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
+  const target = new URL(redisUrl)
+  let seen: string[][] = []
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((client) => {
+    const redis = createConnection({ host: target.hostname, port: Number(target.port) })
+    sockets.add(client).add(redis)
+    const commands = commandReader()
+    // The trip the client's next commands belong to; none open until it sends, a new one once Redis answered.
+    let open: string[] | undefined
+    client.on('data', (chunk: Buffer) => {
+      const names = commands(chunk)
+      if (names.length > 0) {
+        if (!open) seen.push((open = []))
+        open.push(...names)
+      }
+      redis.write(chunk)
+    })
+    redis.on('data', (chunk: Buffer) => {
+      open = undefined
+      client.write(chunk)
+    })
+    for (const [from, to] of [[client, redis], [redis, client]] as const) {
+      from.on('close', () => to.destroy())
+      from.on('error', () => to.destroy())
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    clear: () => void (seen = []),
+    trips: () => seen.map((trip) => [...trip]),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** Reads RESP commands (arrays of bulk strings) off a client's stream, chunk by chunk: the names of those complete so far. */
+function commandReader(): (chunk: Buffer) => string[] {
+  let pending = Buffer.alloc(0)
+  return (chunk) => {
+    pending = Buffer.concat([pending, chunk])
+    const names: string[] = []
+    for (;;) {
+      const read = oneCommand(pending)
+      if (!read) return names
+      names.push(read.name)
+      pending = pending.subarray(read.end)
+    }
+  }
+}
+
+/** The first command of `buffer`, when it is complete: its name and where it ends. */
+function oneCommand(buffer: Buffer): { name: string; end: number } | undefined {
+  let at = 0
+  const line = (): string | undefined => {
+    const end = buffer.indexOf('\r\n', at)
+    if (end === -1) return undefined
+    const text = buffer.toString('latin1', at, end)
+    at = end + 2
+    return text
+  }
+  const head = line()
+  if (head === undefined || !head.startsWith('*')) return undefined
+  let name = ''
+  for (let i = 0; i < Number(head.slice(1)); i++) {
+    const size = line()
+    if (size === undefined) return undefined
+    const length = Number(size.slice(1))
+    if (buffer.length < at + length + 2) return undefined
+    if (i === 0) name = buffer.toString('latin1', at, at + length).toUpperCase()
+    at += length + 2
+  }
+  return { name, end: at }
+}
