@@ -1,5 +1,5 @@
 import type { Contract } from '../contract/load-contract.ts'
-import { validateRequestInSlices } from '../contract/validate-in-slices.ts'
+import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import type { CoreState } from '../core/planes.ts'
 import { tooDeep } from '../core/read-body.ts'

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Operation } from '../contract/operation.ts'
 import { parseQuery } from '../lib/parse-query.ts'
-import { validateRequest } from '../contract/validate-request.ts'
+import { validateRequest } from '../contract/validation/validate-request.ts'
 import { ApiError, tryAgainLater } from '../answer/api-error.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import { errorAnswer } from '../core/error-answer.ts'

@@ -1,6 +1,6 @@
 import type { Operation } from '../contract/operation.ts'
-import { validateRequestInSlices } from '../contract/validate-in-slices.ts'
-import { validateRequest } from '../contract/validate-request.ts'
+import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
+import { validateRequest } from '../contract/validation/validate-request.ts'
 import { isoTime } from '../lib/iso-time.ts'
 import type { Recording } from '../policies/idempotency/idempotency-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Contract } from '../contract/load-contract.ts'
 import type { Operation } from '../contract/operation.ts'
 import { parseQuery } from '../lib/parse-query.ts'
-import { toFieldErrors } from '../contract/field-errors.ts'
+import { toFieldErrors } from '../contract/validation/field-errors.ts'
 import type { Logger } from '../log/logger.ts'
 import { noteOperation } from '../log/request-log.ts'
 import type { JournalPort } from '../journal/journal-port.ts'

@@ -93,3 +93,16 @@ export function subscriberOf(client: RedisClient): RedisClient {
   if (!isCluster(client)) return client.duplicate({ ...queued, lazyConnect: false })
   return client.duplicate([], { enableOfflineQueue: true, lazyConnect: false, redisOptions: { maxRetriesPerRequest: null, commandTimeout: undefined } })
 }
+
+/** How long a health check waits for PONG: a Redis that does not answer in that time is unreachable. */
+const PING_TIMEOUT_MS = 1000
+
+export async function answersPing(client: RedisClient): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)))
+  const pong = client.ping().then(
+    () => true,
+    () => false,
+  )
+  return Promise.race([pong, late]).finally(() => clearTimeout(timer))
+}

@@ -1,5 +1,5 @@
 import { toEnd, type Steps } from '../../lib/slices.ts'
-import { ConnectionIndex } from './connection-index.ts'
+import { ConnectionIndex } from './connections/connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'

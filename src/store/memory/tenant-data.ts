@@ -1,5 +1,5 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
-import { ConnectionIndex } from './connection-index.ts'
+import { ConnectionIndex } from './connections/connection-index.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import type { StateCounts } from '../store.ts'
 

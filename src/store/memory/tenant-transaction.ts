@@ -1,4 +1,4 @@
-import { pageOf, pageRequestOf } from './connection-page.ts'
+import { pageOf, pageRequestOf } from './connections/connection-page.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'

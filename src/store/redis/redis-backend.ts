@@ -5,7 +5,7 @@ import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, Tena
 import type { Cluster, Redis } from 'ioredis'
 import { StoreFileError, type SeedSpec } from '../store.ts'
 import { confirmedWrites } from './redis-wait.ts'
-import { connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
+import { answersPing, connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
 import { CLOCKED } from './redis-clocks.ts'
 
@@ -200,19 +200,6 @@ async function deleteTenants(client: RedisClient, tenants: readonly string[]): P
     const some = tenants.slice(i, i + BATCH)
     await Promise.all([client.srem(TENANTS_KEY, ...some), client.zrem(CALLED_KEY, ...some), client.srem(CLOCKED, ...some)])
   }
-}
-
-/** How long a health check waits for PONG: a Redis that does not answer in that time is unreachable. */
-const PING_TIMEOUT_MS = 1000
-
-async function answersPing(client: RedisClient): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)))
-  const pong = client.ping().then(
-    () => true,
-    () => false,
-  )
-  return Promise.race([pong, late]).finally(() => clearTimeout(timer))
 }
 
 const rowArguments = ({ kind, id, record, seq }: OverlayRow): string[] => [

@@ -1,9 +1,9 @@
-import type { StoredChannelConnection } from '../../store/records.ts'
+import type { StoredChannelConnection } from '../../../store/records.ts'
 import type { DemoProvider } from './demo-providers.ts'
 import { iso, msBetween, REFERENCE_MS, weightedPick } from './demo-random.ts'
 import type { DemoPerson } from './demo-subscriber.ts'
-import { isSharedConnection } from './channel-connection.ts'
-import { idFor, RecordRandom } from './seeded-faker.ts'
+import { isSharedConnection } from '../channel-connection.ts'
+import { idFor, RecordRandom } from '../seeded-faker.ts'
 
 /** Share of connections at one of the subscriber's own providers, when it has any. */
 const OWN_PROVIDER_SHARE = 0.7

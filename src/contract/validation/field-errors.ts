@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
-import type { FieldErrors } from '../answer/api-error.ts'
+import type { FieldErrors } from '../../answer/api-error.ts'
 import { pointerSegments } from './validation-messages.ts'
 
 /**

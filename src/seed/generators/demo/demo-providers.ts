@@ -1,7 +1,7 @@
-import type { StoredIntegration, StoredSubscriber } from '../../store/records.ts'
+import type { StoredIntegration, StoredSubscriber } from '../../../store/records.ts'
 import type { Company } from './demo-vocabulary.ts'
 import { chars, uuid } from './demo-random.ts'
-import type { RecordRandom } from './seeded-faker.ts'
+import type { RecordRandom } from '../seeded-faker.ts'
 
 type Credentials = NonNullable<StoredSubscriber['channels']>[number]['credentials']
 type SubscriberProvider = NonNullable<StoredSubscriber['channels']>[number]['providerId']

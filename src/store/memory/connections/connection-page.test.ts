@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { pageOf, TOTAL_COUNT_CAP, type Page, type PageRequest } from './connection-page.ts'
 import { ConnectionIndex } from './connection-index.ts'
-import type { StoredChannelConnection } from '../records.ts'
+import type { StoredChannelConnection } from '../../records.ts'
 
 const id = (n: number) => n.toString(16).padStart(24, '0')
 const T = (n: number) => `2024-06-0${n + 1}T00:00:00.000Z`

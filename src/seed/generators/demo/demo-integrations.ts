@@ -1,5 +1,5 @@
-import type { StoredIntegration } from '../../store/records.ts'
-import { idFor } from './seeded-faker.ts'
+import type { StoredIntegration } from '../../../store/records.ts'
+import { idFor } from '../seeded-faker.ts'
 
 type Channel = StoredIntegration['channel']
 

@@ -1,10 +1,10 @@
-import type { StoredSubscriber } from '../../store/records.ts'
+import type { StoredSubscriber } from '../../../store/records.ts'
 import { LOCALE_PROFILES, type Region } from './demo-locales.ts'
 import type { DemoProvider } from './demo-providers.ts'
 import { DAY_MS, fillDigits, iso, MINUTE_MS, msBetween, REFERENCE_MS, weightedPick } from './demo-random.ts'
 import { COMPANIES, JOB_TITLES, PLANS, type Company } from './demo-vocabulary.ts'
-import { idFor, RecordRandom } from './seeded-faker.ts'
-import { subscriberId } from './subscriber.ts'
+import { idFor, RecordRandom } from '../seeded-faker.ts'
+import { subscriberId } from '../subscriber.ts'
 
 type ChannelSettings = NonNullable<StoredSubscriber['channels']>[number]
 

@@ -1,8 +1,8 @@
-import type { StoredMessage } from '../../store/records.ts'
+import type { StoredMessage } from '../../../store/records.ts'
 import { chars } from './demo-random.ts'
 import type { DemoPerson } from './demo-subscriber.ts'
 import { CARRIERS, COMMENTS, DEPLOY_STEPS, DEVICES, DOCUMENTS, EXPENSES, MENTIONS, PROJECTS, SERVICES, TASKS, TEAMS } from './demo-vocabulary.ts'
-import type { RecordRandom } from './seeded-faker.ts'
+import type { RecordRandom } from '../seeded-faker.ts'
 
 type Channel = StoredMessage['channel']
 type Button = NonNullable<NonNullable<StoredMessage['cta']['action']>['buttons']>[number]

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js'
-import { ApiError, NO_VALUE, validationFailed, type FieldErrors } from '../answer/api-error.ts'
+import { ApiError, NO_VALUE, validationFailed, type FieldErrors } from '../../answer/api-error.ts'
 import { toFieldErrors } from './field-errors.ts'
-import type { Operation, RequestParams } from './operation.ts'
+import type { Operation, RequestParams } from '../operation.ts'
 import { problemsOf, type Location } from './validation-messages.ts'
 
 export interface ValidatedInput extends RequestParams {

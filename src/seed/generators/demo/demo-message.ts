@@ -1,8 +1,8 @@
-import type { StoredMessage } from '../../store/records.ts'
+import type { StoredMessage } from '../../../store/records.ts'
 import { NOTICE_KINDS, type Notice, type NoticeKind } from './demo-notifications.ts'
 import { DAY_MS, iso, MINUTE_MS, msBetween, REFERENCE_MS, uuid, weightedPick } from './demo-random.ts'
 import type { DemoPerson } from './demo-subscriber.ts'
-import { idFor, RecordRandom } from './seeded-faker.ts'
+import { idFor, RecordRandom } from '../seeded-faker.ts'
 
 type Channel = StoredMessage['channel']
 type ChannelSettings = NonNullable<DemoPerson['subscriber']['channels']>[number]

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
-import { inSlices, type Steps } from '../lib/slices.ts'
-import type { Operation, RequestParams, SplitBody } from './operation.ts'
+import { inSlices, type Steps } from '../../lib/slices.ts'
+import type { Operation, RequestParams, SplitBody } from '../operation.ts'
 import { fieldError, validateRequest, type ValidatedInput } from './validate-request.ts'
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { pageOf, type Page, type PageRequest } from './connection-page.ts'
 import { ConnectionIndex, contextKeysKey, FILTER_FIELDS, valueOf, type ConnectionFilter } from './connection-index.ts'
-import type { StoredChannelConnection } from '../records.ts'
-import { prng, type Random } from '../../../test/helpers/prng.ts'
+import type { StoredChannelConnection } from '../../records.ts'
+import { prng, type Random } from '../../../../test/helpers/prng.ts'
 
 const SEED = 20261123
 const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(random() * values.length)]!
