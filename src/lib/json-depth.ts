@@ -1,12 +1,13 @@
 /** Arrays and objects inside one another, at most: no request of the five operations comes near it (docs/behaviour.md §1.2). */
 export const MAX_JSON_DEPTH = 64
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
+/** The bytes of JSON's structure that a scan over its text looks for. */
+export const QUOTE = 0x22
+export const BACKSLASH = 0x5c
+export const OPEN_ARRAY = 0x5b
+export const OPEN_OBJECT = 0x7b
+export const CLOSE_ARRAY = 0x5d
+export const CLOSE_OBJECT = 0x7d
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`, read in one pass over its bytes

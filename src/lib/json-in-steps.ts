@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from './json-depth.ts'
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, MAX_JSON_DEPTH, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-depth.ts'
 import type { Steps } from './slices.ts'
 
 /**
@@ -17,12 +17,6 @@ export interface JsonStepSizes {
 
 const SIZES: JsonStepSizes = { scanBytes: 16 * 1024, batchBytes: 32 * 1024 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_ARRAY = 0x5b
-const OPEN_OBJECT = 0x7b
-const CLOSE_ARRAY = 0x5d
-const CLOSE_OBJECT = 0x7d
 const COMMA = 0x2c
 const WHITESPACE: ReadonlySet<number> = new Set([0x20, 0x09, 0x0a, 0x0d])
 
