@@ -22,7 +22,7 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
  */
 export function operationRoute(answer: OperationPipeline, bodyLimit: number): OperationCall {
   return async (req, res, params, cors) => {
-    const outcome = await answer(callRequestOf(req, res, bodyLimit), params)
+    const outcome = await answer(callRequestOf(req, bodyLimit), params)
     if (outcome === 'drop') return void req.socket.destroy()
     let head: HeaderList = outcome.head
     if (cors !== undefined) {
@@ -40,8 +40,8 @@ export function operationRoute(answer: OperationPipeline, bodyLimit: number): Op
 }
 
 /** Node's request as the core reads it: its headers looked up in place, its body read only when asked for. */
-export function callRequestOf(req: RouteRequest, res: ServerResponse, bodyLimit: number): CallRequest {
-  return new NodeCallRequest(req, res, bodyLimit)
+export function callRequestOf(req: RouteRequest, bodyLimit: number): CallRequest {
+  return new NodeCallRequest(req, bodyLimit)
 }
 
 /** One object per call, its methods shared: closures made for every call were as many objects again. */
@@ -53,7 +53,6 @@ class NodeCallRequest implements CallRequest {
 
   constructor(
     private readonly req: RouteRequest,
-    private readonly res: ServerResponse,
     private readonly bodyLimit: number,
   ) {
     this.method = req.method ?? 'GET'
@@ -67,7 +66,7 @@ class NodeCallRequest implements CallRequest {
   }
 
   bytes(): Promise<Uint8Array> {
-    return bodyBytes(this.req, this.res, this.bodyLimit)
+    return bodyBytes(this.req, this.bodyLimit)
   }
 
   readBefore(): { value: unknown } | undefined {

@@ -1,23 +1,35 @@
-import express from 'express'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import * as zlib from 'node:zlib'
 import { ApiError } from '../answer/api-error.ts'
 import { payloadTooLarge, unsupportedMedia } from '../core/read-body.ts'
+import { GrowingBytes } from '../lib/growing-bytes.ts'
 
 type ReadRequest = IncomingMessage & { body?: unknown }
-type Reader = (req: ReadRequest, res: ServerResponse, next: (error?: unknown) => void) => void
 
-const readers = new Map<number, Reader>()
+/** The `Content-Encoding`s a body may come in, each with what undoes it. */
+const INFLATERS: Readonly<Record<string, () => zlib.Inflate | zlib.Gunzip | zlib.BrotliDecompress>> = {
+  gzip: zlib.createGunzip,
+  'x-gzip': zlib.createGunzip,
+  deflate: zlib.createInflate,
+  br: zlib.createBrotliDecompress,
+}
 
 /**
  * A body's bytes as they stream in, inflated from their `Content-Encoding`, refused (413) as soon
- * as they pass `limit`: what only the node door can do, since it reads from the socket.
+ * as they pass `limit`: what only the node door can do, since it reads from the socket. A refused
+ * body is still read to its end before the refusal is answered, so the client, still sending, reads it.
  */
-export async function bodyBytes(req: ReadRequest, res: ServerResponse, limit: number): Promise<Uint8Array> {
+export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> {
   // Read already, as bytes, by a parser in front of the mock (an app it is mounted in).
-  if (req.readableEnded && Buffer.isBuffer(req.body)) return req.body
-  const read = readerFor(limit)
-  await new Promise<void>((resolve, reject) => read(req, res, (error?: unknown) => (error ? reject(asApiError(error)) : resolve())))
-  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
+  if (req.readableEnded) return Promise.resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+  const declared = encoding === 'identity' ? req.headers['content-length'] : undefined
+  if (declared !== undefined && Number(declared) > limit) return drainedThenRefused(req, payloadTooLarge())
+  if (encoding === 'identity') return collected(req, undefined, limit, declared === undefined ? undefined : Number(declared))
+  const inflater = INFLATERS[encoding]
+  if (inflater === undefined) return drainedThenRefused(req, unsupportedMedia())
+  return collected(req, req.pipe(inflater()), limit, undefined)
 }
 
 /** A body a parser in front of the mock read already into a value (JSON, a form): that value stands. */
@@ -25,20 +37,48 @@ export function bodyReadBefore(req: ReadRequest): { value: unknown } | undefined
   return req.readableEnded && req.body !== undefined && !Buffer.isBuffer(req.body) ? { value: req.body } : undefined
 }
 
-function readerFor(limit: number): Reader {
-  let reader = readers.get(limit)
-  if (!reader) {
-    reader = express.raw({ limit, inflate: true, type: () => true })
-    readers.set(limit, reader)
-  }
-  return reader
+/** The bytes of `req`, or of the stream inflating it. */
+function collected(req: ReadRequest, inflating: Duplex | undefined, limit: number, declared: number | undefined): Promise<Uint8Array> {
+  const source = inflating ?? req
+  return new Promise((resolve, reject) => {
+    const bytes = new GrowingBytes()
+    let settled = false
+    const refuse = (error: ApiError) => {
+      if (settled) return
+      settled = true
+      if (inflating !== undefined) {
+        req.unpipe(inflating)
+        inflating.destroy()
+      }
+      void drainedThenRefused(req, error).catch(reject)
+    }
+    source.on('data', (chunk: Buffer) => {
+      if (settled) return
+      bytes.push(chunk)
+      if (bytes.length > limit) refuse(payloadTooLarge())
+    })
+    source.on('end', () => {
+      if (settled) return
+      if (declared !== undefined && bytes.length !== declared) return refuse(malformed('request size did not match content length'))
+      settled = true
+      Promise.resolve(bytes.joined()).then(resolve, reject)
+    })
+    source.on('error', (error: Error) => refuse(malformed(error.message)))
+    // The client went before the body's end: no answer will reach it, but the call must end.
+    req.on('close', () => {
+      if (!req.complete) refuse(malformed('request aborted'))
+    })
+  })
 }
 
-function asApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error
-  const type = (error as { type?: string }).type
-  if (type === 'entity.too.large') return payloadTooLarge()
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return unsupportedMedia()
-  const message = error instanceof Error ? error.message : 'Malformed request body'
-  return new ApiError(400, 'MALFORMED_BODY', `Malformed request body: ${message}`)
+/** Reads what is left of the request, then refuses it. */
+function drainedThenRefused(req: ReadRequest, error: ApiError): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (req.readableEnded || req.destroyed) return reject(error)
+    req.on('end', () => reject(error))
+    req.on('close', () => reject(error))
+    req.resume()
+  })
 }
+
+const malformed = (message: string) => new ApiError(400, 'MALFORMED_BODY', `Malformed request body: ${message}`)
