@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
+import { RowOwners, STEPPED_ROWS } from './row-owners.ts'
 import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from '../store-backend.ts'
 import type { KeyRecord } from '../store.ts'
 
@@ -23,10 +24,11 @@ CREATE TABLE IF NOT EXISTS key_records (
 CREATE INDEX IF NOT EXISTS key_records_by_tenant ON key_records (tenant);
 CREATE TABLE IF NOT EXISTS clocks (tenant TEXT PRIMARY KEY, clock TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tenant_calls (tenant TEXT PRIMARY KEY, called_at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS row_owners (tenant TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
 `
 
-/** Every tenant with state: a seed of its own, rows or snapshots. */
-const STORED = 'SELECT tenant FROM tenants UNION SELECT tenant FROM records UNION SELECT tenant FROM snapshots'
+/** Every tenant with state: a seed of its own, rows (kept under its own name or another, row-owners.ts) or snapshots. */
+const STORED = `SELECT tenant FROM tenants UNION SELECT tenant FROM row_owners UNION SELECT tenant FROM records WHERE substr(tenant, 1, 1) <> char(1) UNION SELECT tenant FROM snapshots`
 
 interface RowOfTable {
   tenant: string
@@ -42,7 +44,8 @@ interface RowOfTable {
  * concurrent writers share one sync of the log; each write waits for that transaction's commit.
  */
 export function sqliteBackend(db: Database): StoreBackend {
-  const statements = prepare(db)
+  const owners = new RowOwners(db)
+  const statements = prepare(db, owners)
   const writeAll = db.transaction((changes: readonly Change[]) => {
     for (const change of changes) statements.apply(change)
   })
@@ -60,10 +63,19 @@ export function sqliteBackend(db: Database): StoreBackend {
     writeAll(changes)
   }
   const writeThisTick = groupedPerTick(async () => flush())
+  const isOpen = () => {
+    if (closed) throw new Error('the store file is closed')
+  }
+  /** A large state's rows written in steps; the changes written with it, in the transaction that makes them the tenant's. */
+  const writeInSteps = async (large: Change & { type: 'replace' }, changes: readonly Change[]) => {
+    if (batch.length > 0) await writeThisTick()
+    const others = changes.filter((change) => change !== large)
+    await owners.replaceInSteps(large.tenant, large.rows, statements.putRow, () => others.forEach(statements.apply), isOpen)
+  }
   return {
     kind: 'sqlite',
-    load: async () => load(db),
-    tenant: async (tenant) => load(db, tenant).tenants.get(tenant),
+    load: async () => load(db, owners),
+    tenant: async (tenant) => load(db, owners, tenant).tenants.get(tenant),
     storedTenants: async () => db.prepare<[], number>(`SELECT count(*) FROM (${STORED})`).pluck().get() ?? 0,
     async expire(before) {
       // What this turn gathered is written first, by its own grouped write: a tenant it touched is not expired.
@@ -73,6 +85,8 @@ export function sqliteBackend(db: Database): StoreBackend {
       return gone
     },
     write(changes) {
+      const large = changes.find((change) => change.type === 'replace' && change.rows.length >= STEPPED_ROWS)
+      if (large) return writeInSteps(large as Change & { type: 'replace' }, changes)
       batch.push(...changes)
       return writeThisTick()
     },
@@ -85,7 +99,7 @@ export function sqliteBackend(db: Database): StoreBackend {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: Database, owners: RowOwners) {
   const run = (sql: string) => {
     const statement = db.prepare(sql)
     return (...params: unknown[]) => statement.run(...params)
@@ -97,8 +111,8 @@ function prepare(db: Database) {
   const dropSnapshot = run('DELETE FROM snapshots WHERE tenant = ? AND name = ?')
   const dropSnapshotRows = run('DELETE FROM snapshot_records WHERE tenant = ? AND name = ?')
   const addSnapshot = run('INSERT INTO snapshots (tenant, name, created_at) VALUES (?, ?, ?)')
-  const copyToSnapshot = run('INSERT INTO snapshot_records SELECT tenant, ?, kind, id, seq, record FROM records WHERE tenant = ?')
-  const copyFromSnapshot = run('INSERT INTO records SELECT tenant, kind, id, seq, record FROM snapshot_records WHERE tenant = ? AND name = ?')
+  const copyToSnapshot = run('INSERT INTO snapshot_records SELECT ?, ?, kind, id, seq, record FROM records WHERE tenant = ?')
+  const copyFromSnapshot = run('INSERT INTO records SELECT ?, kind, id, seq, record FROM snapshot_records WHERE tenant = ? AND name = ?')
   const putKeyRecord = run('INSERT OR REPLACE INTO key_records VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
   const keepNewestKeys = run(
     'DELETE FROM key_records WHERE tenant = ? AND rowid <= (SELECT rowid FROM key_records WHERE tenant = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)',
@@ -108,39 +122,45 @@ function prepare(db: Database) {
   const putCall = run('INSERT OR REPLACE INTO tenant_calls VALUES (?, ?)')
   const dropKeyRecords = run('DELETE FROM key_records WHERE tenant = ?')
   const dropTenant = ['tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'tenant_calls', 'clocks'].map((table) => run(`DELETE FROM ${table} WHERE tenant = ?`))
-  const putRows = (tenant: string, rows: readonly OverlayRow[]) => {
-    for (const { kind, id, record, seq } of rows) {
-      const text = record === null ? null : JSON.stringify(record)
-      if (seq === undefined) putInPlace(tenant, kind, id, text)
-      else putAt(tenant, kind, id, seq, text)
-    }
+  /** One row under `owner`: the tenant's name, or the name its rows are kept under. */
+  const putRow = (owner: string, { kind, id, record, seq }: OverlayRow) => {
+    const text = record === null ? null : JSON.stringify(record)
+    if (seq === undefined) putInPlace(owner, kind, id, text)
+    else putAt(owner, kind, id, seq, text)
+  }
+  const putRows = (owner: string, rows: readonly OverlayRow[]) => {
+    for (const row of rows) putRow(owner, row)
   }
   return {
+    putRow,
     /** Everything stored of the tenant goes. */
     drop(tenant: string): void {
+      dropRows(owners.ownerOf(tenant))
       for (const remove of dropTenant) remove(tenant)
+      owners.forget(tenant)
     },
     apply(change: Change): void {
       const { tenant } = change
+      const owner = owners.ownerOf(tenant)
       switch (change.type) {
         case 'put':
-          return putRows(tenant, change.rows)
+          return putRows(owner, change.rows)
         case 'replace':
-          dropRows(tenant)
-          return putRows(tenant, change.rows)
+          dropRows(owner)
+          return putRows(owner, change.rows)
         case 'createTenant':
-          dropRows(tenant)
+          dropRows(owner)
           putTenant(tenant, JSON.stringify(change.seed))
           return
         case 'saveSnapshot':
           dropSnapshot(tenant, change.name)
           dropSnapshotRows(tenant, change.name)
           addSnapshot(tenant, change.name, change.createdAt)
-          copyToSnapshot(change.name, tenant)
+          copyToSnapshot(tenant, change.name, owner)
           return
         case 'restoreSnapshot':
-          dropRows(tenant)
-          copyFromSnapshot(tenant, change.name)
+          dropRows(owner)
+          copyFromSnapshot(owner, tenant, change.name)
           return
         case 'deleteSnapshot':
           dropSnapshot(tenant, change.name)
@@ -172,7 +192,7 @@ function prepare(db: Database) {
  * which a restart does not know, so a key sent again judges them. A tenant with state but no call
  * time yet (a file of an earlier version) counts as called now.
  */
-function load(db: Database, only?: string): SavedStore {
+function load(db: Database, owners: RowOwners, only?: string): SavedStore {
   const where = only === undefined ? '' : ' WHERE tenant = ?'
   const params = only === undefined ? [] : [only]
   const tenants = new Map<string, SavedTenant>()
@@ -185,7 +205,12 @@ function load(db: Database, only?: string): SavedStore {
   for (const { tenant, seed } of db.prepare<unknown[], { tenant: string; seed: string }>(`SELECT tenant, seed FROM tenants${where}`).iterate(...params)) {
     entryOf(tenant).seed = JSON.parse(seed) as TenantSeed
   }
-  for (const row of db.prepare<unknown[], RowOfTable>(`SELECT * FROM records${where}`).iterate(...params)) entryOf(row.tenant).rows.push(rowOf(row))
+  const rowsOf = rowsByTenant(owners)
+  const rowParams = only === undefined ? [] : [owners.ownerOf(only)]
+  for (const row of db.prepare<unknown[], RowOfTable>(`SELECT * FROM records${where}`).iterate(...rowParams)) {
+    const tenant = only ?? rowsOf(row.tenant)
+    if (tenant !== undefined) entryOf(tenant).rows.push(rowOf(row))
+  }
   const snapshots = new Map<string, OverlayRow[]>()
   const snapshotQuery = db.prepare<unknown[], { tenant: string; name: string; created_at: string }>(`SELECT tenant, name, created_at FROM snapshots${where} ORDER BY rowid`)
   for (const { tenant, name, created_at } of snapshotQuery.iterate(...params)) {
@@ -210,4 +235,10 @@ function load(db: Database, only?: string): SavedStore {
     if (kept !== undefined) clocks.set(tenant, kept)
   }
   return { tenants, maxSeq, keyRecords, clocks }
+}
+
+/** Whose rows those kept under `owner` are: none for the rows of a replace not finished, or replaced and not yet removed. */
+function rowsByTenant(owners: RowOwners): (owner: string) => string | undefined {
+  const tenantOf = owners.tenantsByOwner()
+  return (owner) => tenantOf.get(owner) ?? (owner.startsWith('\u0001') || owners.ownerOf(owner) !== owner ? undefined : owner)
 }

@@ -19,7 +19,9 @@ export interface StoreFile {
   backend(seed: TenantState): Promise<StoreBackend>
 }
 
-const FORMAT = 'novu-mock store 1'
+const FORMAT = 'novu-mock store 2'
+/** Earlier formats this one reads: 1 is 2 without `row_owners` (created by the schema). */
+const READS: readonly string[] = [FORMAT, 'novu-mock store 1']
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')
 const INSTALL = 'npm install better-sqlite3@12'
 const REBUILD = 'npm rebuild better-sqlite3'
@@ -122,8 +124,9 @@ function open(Database: Driver, file: string, requested: SeedSpec): Database {
       db!.exec(SCHEMA)
       const format = db!.prepare<[], string>(`SELECT value FROM meta WHERE name = 'format'`).pluck().get()
       if (format === undefined && hasOtherTables(db!)) throw new StoreFileError(`${file}: an SQLite database, but not a novu-mock store; give --db another file`)
-      if (format !== undefined && format !== FORMAT) throw new StoreFileError(`${file}: a novu-mock store of another format (${format}); a newer novu-mock wrote it`)
-      db!.prepare(`INSERT OR IGNORE INTO meta VALUES ('format', ?), ('seed', ?)`).run(FORMAT, JSON.stringify(requested))
+      if (format !== undefined && !READS.includes(format)) throw new StoreFileError(`${file}: a novu-mock store of another format (${format}); a newer novu-mock wrote it`)
+      db!.prepare(`INSERT OR IGNORE INTO meta VALUES ('seed', ?)`).run(JSON.stringify(requested))
+      db!.prepare(`INSERT OR REPLACE INTO meta VALUES ('format', ?)`).run(FORMAT)
       db!.prepare(`INSERT OR REPLACE INTO meta VALUES ('opened', ?)`).run(new Date().toISOString())
     })
     init.immediate()
@@ -135,7 +138,7 @@ function open(Database: Driver, file: string, requested: SeedSpec): Database {
 }
 
 const hasOtherTables = (db: Database) =>
-  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'clocks', 'tenant_calls')`).pluck().get()! > 0
+  db.prepare<[], number>(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN ('meta', 'tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'clocks', 'tenant_calls', 'row_owners')`).pluck().get()! > 0
 
 function openError(file: string, error: unknown): StoreFileError {
   if (error instanceof StoreFileError) return error

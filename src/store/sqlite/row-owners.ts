@@ -1,0 +1,85 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { inSlices, type Steps } from '../../lib/slices.ts'
+import type { OverlayRow } from '../store-backend.ts'
+
+type Database = BetterSqlite3.Database
+
+/**
+ * A replace of at least this many rows is written in steps (docs/decisions.md, 2026-11-26): one
+ * transaction of 115,000 rows (a 50 MB state) held every other call for 0.65 s.
+ */
+export const STEPPED_ROWS = 2_000
+/** Rows written, or removed, in one transaction of a stepped replace: a few milliseconds. */
+const ROWS_PER_STEP = 1_000
+
+/**
+ * Under which name a tenant's rows are kept in `records`. Its own name, until a large state
+ * replaces them: the new rows are then written in steps under a fresh name (an owner), which no
+ * read sees until one small transaction points the tenant at it, so the replace is still all or
+ * nothing; the old rows are then removed in steps. An owner starts with U+0001, which no tenant
+ * name has (an HTTP header cannot carry it).
+ */
+export class RowOwners {
+  private readonly owners = new Map<string, string>()
+  private readonly point: BetterSqlite3.Statement<[string, string]>
+  private readonly unpoint: BetterSqlite3.Statement<[string]>
+
+  constructor(private readonly db: Database) {
+    for (const { tenant, owner } of db.prepare<[], { tenant: string; owner: string }>('SELECT tenant, owner FROM row_owners').iterate()) this.owners.set(tenant, owner)
+    this.point = db.prepare('INSERT OR REPLACE INTO row_owners VALUES (?, ?)')
+    this.unpoint = db.prepare('DELETE FROM row_owners WHERE tenant = ?')
+    // Rows a stepped replace left when the process stopped: a new owner not pointed at yet, or an old one not yet emptied.
+    db.exec(`DELETE FROM records WHERE (substr(tenant, 1, 1) = char(1) AND tenant NOT IN (SELECT owner FROM row_owners)) OR tenant IN (SELECT tenant FROM row_owners)`)
+  }
+
+  ownerOf(tenant: string): string {
+    return this.owners.get(tenant) ?? tenant
+  }
+
+  /** The tenant an owner's rows are of: the owner itself when it is a tenant's name. */
+  tenantsByOwner(): Map<string, string> {
+    return new Map([...this.owners].map(([tenant, owner]) => [owner, tenant]))
+  }
+
+  /** The tenant is gone: its name owns its rows again (none). */
+  forget(tenant: string): void {
+    this.unpoint.run(tenant)
+    this.owners.delete(tenant)
+  }
+
+  /**
+   * Writes `rows` under a fresh owner in steps, then, in one transaction with `alsoInIt`, points
+   * the tenant at them; the old rows are removed in steps after. `write` puts one row under an owner.
+   */
+  async replaceInSteps(tenant: string, rows: readonly OverlayRow[], write: (owner: string, row: OverlayRow) => void, alsoInIt: () => void, open: () => void): Promise<void> {
+    const owner = `\u0001${tenant}\u0001${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
+    const writeSome = this.db.transaction((some: readonly OverlayRow[]) => {
+      for (const row of some) write(owner, row)
+    })
+    await inSlices(this.stepsOver(rows, (some) => (open(), writeSome(some))), 1)
+    const old = this.ownerOf(tenant)
+    open()
+    this.db.transaction(() => {
+      alsoInIt()
+      this.point.run(tenant, owner)
+    })()
+    this.owners.set(tenant, owner)
+    void inSlices(this.removal(tenant, owner, old), 1).catch(() => undefined)
+  }
+
+  private *stepsOver(rows: readonly OverlayRow[], write: (some: readonly OverlayRow[]) => void): Steps<void> {
+    for (let from = 0; from < rows.length; from += ROWS_PER_STEP) {
+      write(rows.slice(from, from + ROWS_PER_STEP))
+      yield
+    }
+  }
+
+  /**
+   * An old owner's rows removed a step at a time, while the tenant's rows are still `owner`'s (a
+   * tenant deleted meanwhile took them all); what a stopped process left goes when it opens again.
+   */
+  private *removal(tenant: string, owner: string, old: string): Steps<void> {
+    const some = this.db.prepare(`DELETE FROM records WHERE tenant = ? AND (kind, id) IN (SELECT kind, id FROM records WHERE tenant = ? LIMIT ${ROWS_PER_STEP})`)
+    while (this.db.open && this.owners.get(tenant) === owner && some.run(old, old).changes > 0) yield
+  }
+}
