@@ -7,7 +7,7 @@ import type { KeyRecord } from '../store.ts'
 
 type Database = BetterSqlite3.Database
 
-/** Tables of a novu-mock store file (format 1). Rows follow store-backend.ts; a null record is a removal. */
+/** Tables of a novu-mock store file (format 2). Rows follow store-backend.ts; a null record is a removal. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tenants (tenant TEXT PRIMARY KEY, seed TEXT NOT NULL) WITHOUT ROWID;
