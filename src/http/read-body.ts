@@ -26,6 +26,8 @@ export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> 
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
   const declared = encoding === 'identity' ? req.headers['content-length'] : undefined
   if (declared !== undefined && Number(declared) > limit) return drainedThenRefused(req, payloadTooLarge())
+  // Every byte it declared arrived before it was asked for (a small body, most often): taken as it lies, no stream events.
+  if (declared !== undefined && req.readableLength > 0 && req.readableLength === Number(declared)) return Promise.resolve(req.read() as Buffer)
   if (encoding === 'identity') return collected(req, undefined, limit, declared === undefined ? undefined : Number(declared))
   const inflater = INFLATERS[encoding]
   if (inflater === undefined) return drainedThenRefused(req, unsupportedMedia())
