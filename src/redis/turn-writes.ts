@@ -6,6 +6,8 @@ type RedisClient = Redis | Cluster
 /** The sockets of a client with commands held back, and whether their flush is on its way. */
 interface Held {
   sockets: Set<Writable>
+  /** What sends its commands at the end of the turn, before they are written (beforeTurnWrite). */
+  senders: (() => void)[]
   /** A flush at the end of the event loop's turn (setImmediate). */
   atTurnEnd: boolean
   /** A flush before the current code's continuations run (a microtask). */
@@ -24,7 +26,7 @@ const heldOf = new WeakMap<RedisClient, Held>()
  * connection is held back on its own, so the commands of one node leave together.
  */
 export function writeInTurns(client: RedisClient): void {
-  const held: Held = { sockets: new Set(), atTurnEnd: false, soon: false }
+  const held: Held = { sockets: new Set(), senders: [], atTurnEnd: false, soon: false }
   heldOf.set(client, held)
   if (!client.isCluster) return holdBack(client as Redis, held)
   const cluster = client as Cluster
@@ -46,6 +48,18 @@ export function flushBeforeAnswer(client: RedisClient): void {
   })
 }
 
+/**
+ * Runs `send` once the turn's I/O callbacks have run, just before the turn's commands are
+ * written: the commands it sends leave with them, and it can send in one what the turn's calls
+ * asked for one by one.
+ */
+export function beforeTurnWrite(client: RedisClient, send: () => void): void {
+  const held = heldOf.get(client)
+  if (!held) return void setImmediate(send)
+  held.senders.push(send)
+  atTurnEnd(held)
+}
+
 /** ioredis sends every command (pipelines' too) through a connection's sendCommand, which writes to its socket at once. */
 type SendCommand = (this: Redis, ...args: unknown[]) => unknown
 const WRAPPED = Symbol('novu-mock turn writes')
@@ -60,16 +74,21 @@ function holdBack(node: Redis, held: Held): void {
     if (socket?.writable && !held.sockets.has(socket)) {
       socket.cork()
       held.sockets.add(socket)
-      if (!held.atTurnEnd) {
-        held.atTurnEnd = true
-        setImmediate(() => {
-          held.atTurnEnd = false
-          flush(held)
-        })
-      }
+      atTurnEnd(held)
     }
     return send.apply(this, args)
   }
+}
+
+/** The turn's senders run, then what they and the turn's calls sent written, once the turn's I/O callbacks have run. */
+function atTurnEnd(held: Held): void {
+  if (held.atTurnEnd) return
+  held.atTurnEnd = true
+  setImmediate(() => {
+    for (const send of held.senders.splice(0)) send()
+    held.atTurnEnd = false
+    flush(held)
+  })
 }
 
 /** Writes what every held socket collected, each in one write (writev). */
