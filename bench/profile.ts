@@ -8,6 +8,7 @@
  *   npm run bench:profile
  *   npm run bench:profile -- getSubscriber markMessagesAs   # only these operations
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:profile       # keep the .cpuprofile files there
+ *   npm run bench:profile -- --redis                        # on a redis-server of its own (--redis)
  *
  * The .cpuprofile files open in Chrome's DevTools (Performance, "Load profile") as flame charts.
  */
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HEADERS, ROOT, start, stop, type ServerDef } from './lib/processes.ts'
 import { OPERATIONS, requestOf } from './lib/operations.ts'
+import { startRedis } from '../test/helpers/redis-server.ts'
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5)
 const TOP = 10
@@ -30,9 +32,13 @@ interface CpuProfile {
   timeDeltas: number[]
 }
 
+const redis = process.argv.includes('--redis') ? await startRedis() : undefined
 const profiled = (dir: string): ServerDef => ({
   name: 'novu-mock (profiled)',
-  command: (port) => [process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent'],
+  command: (port) => [
+    process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent',
+    ...(redis ? ['--redis', redis.url] : []),
+  ],
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 })
 
@@ -66,4 +72,5 @@ for (const op of OPERATIONS.filter(({ name }) => only.length === 0 || only.inclu
   console.log(`== ${op.name}: ${Math.round(result['2xx'] / result.duration)} answers/s, busy ${(total / 1e6).toFixed(2)} s`)
   for (const [name, time] of costs.slice(0, TOP)) console.log(`  ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`)
 }
+await redis?.stop()
 console.log(`\nprofiles in ${DIR}`)

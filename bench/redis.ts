@@ -11,10 +11,12 @@
  *   npm run bench:redis
  *   npm run bench:redis -- --cluster   # a single Redis against a Redis Cluster, and a failover (redis-cluster.ts)
  *   BENCH_REDIS_CONNECTIONS=20000 BENCH_REDIS_LARGE=100000 npm run bench:redis   # quicker
+ *   npm run bench:redis -- --operations   # the five operations alone, with their Redis / memory ratios
  */
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, writeTenantsInTurn } from './lib/operations.ts'
-import { HEADERS, novuMock, probe, start, stop } from './lib/processes.ts'
+import { cpuMs, HEADERS, novuMock, probe, start, stop } from './lib/processes.ts'
+import { readFileSync } from 'node:fs'
 
 if (process.argv.includes('--cluster')) {
   await import('./redis-cluster.ts')
@@ -31,19 +33,43 @@ const PAGES = 200
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const round = (n: number) => Math.round(n * 100) / 100
 
-async function perOperation(redisUrl: string): Promise<void> {
-  console.log(`\nEach operation at 50 connections, ${SECONDS} s (answers/s, p50 ms, p99 ms, non-2xx):`)
+/** The write system calls (write, writev) a process has made; NaN without /proc. */
+function writeCalls(pid: number | undefined): number {
+  try {
+    return Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1])
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * What the server and Redis spend per answer, which the machine's other work moves far less than
+ * answers per second: CPU time (µs) and write system calls, each process's.
+ */
+const perAnswer = (pids: (number | undefined)[]) => {
+  const before = pids.map((pid) => [cpuMs(pid), writeCalls(pid)])
+  return (answers: number) =>
+    pids.map((pid, i) => `${Math.round(((cpuMs(pid) - before[i]![0]!) * 1000) / answers)} µs ${round((writeCalls(pid) - before[i]![1]!) / answers)} writes`).join(' / ')
+}
+
+async function perOperation(redisUrl: string, redisPid: number): Promise<void> {
+  console.log(`\nEach operation at 50 connections, ${SECONDS} s (answers/s, p50 ms, p99 ms, non-2xx; per answer, the server's CPU and writes / Redis's):`)
+  const rps = new Map<string, number[]>()
   for (const [name, args] of [
     ['in memory', []],
     ['on Redis', ['--redis', redisUrl]],
   ] as const) {
     const running = await start(novuMock(name, [...args]), { pinned: false })
     for (const op of OPERATIONS) {
+      const measured = perAnswer([running.child.pid, ...(args.length > 0 ? [redisPid] : [])])
       const result = await loadAt50(running.port, op, SECONDS)
-      console.log(`  ${name.padEnd(10)} ${op.name.padEnd(30)} ${String(result.rps).padStart(6)}/s  p50 ${result.p50}  p99 ${result.p99}  non-2xx ${result.non2xx}`)
+      rps.set(op.name, [...(rps.get(op.name) ?? []), result.rps])
+      const costs = measured(result.rps * SECONDS)
+      console.log(`  ${name.padEnd(10)} ${op.name.padEnd(30)} ${String(result.rps).padStart(6)}/s  p50 ${result.p50}  p99 ${result.p99}  non-2xx ${result.non2xx}  ${costs}`)
     }
     await stop(running)
   }
+  for (const [op, [memory, redis]] of rps) console.log(`  Redis / memory ${op.padEnd(30)} ${round(redis! / memory!)}×`)
 }
 
 const tenantHeaders = (tenant: string) => ({ ...HEADERS, Authorization: `ApiKey ${tenant}` })
@@ -81,12 +107,21 @@ const emptied = async () => {
   client.disconnect()
   return redis.url
 }
+const redisPid = async () => {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(redis.url)
+  const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))![1])
+  client.disconnect()
+  return pid
+}
 try {
-  await perOperation(await emptied())
-  await writesAtSize(await emptied())
-  const small = await pageAt(await emptied(), 1_000)
-  const large = await pageAt(await emptied(), LARGE)
-  console.log(`\nA page of 10 connections on Redis: ${round(small)} ms at 1,000, ${round(large)} ms at ${LARGE.toLocaleString('en')}: ${round(large / small)}×`)
+  await perOperation(await emptied(), await redisPid())
+  if (!process.argv.includes('--operations')) {
+    await writesAtSize(await emptied())
+    const small = await pageAt(await emptied(), 1_000)
+    const large = await pageAt(await emptied(), LARGE)
+    console.log(`\nA page of 10 connections on Redis: ${round(small)} ms at 1,000, ${round(large)} ms at ${LARGE.toLocaleString('en')}: ${round(large / small)}×`)
+  }
 } finally {
   await redis.stop()
 }

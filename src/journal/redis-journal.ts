@@ -4,6 +4,7 @@ import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
 import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
 import { reached } from '../store/store.ts'
 import { defineScripts } from '../redis/redis-define-scripts.ts'
+import { flushBeforeAnswer } from '../redis/turn-writes.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -84,11 +85,12 @@ export class RedisJournal implements JournalPort {
   record(tenant: string, call: JournalCall, options?: RecordOptions): void {
     if (this.size === 0) return
     const { entries, lastId, channel } = keysOf(tenant)
-    // The id is Redis's, given as the entry is stored. Sent at once, before the call's answer: a
+    // The id is Redis's, given as the entry is stored. Sent before the call's answer is written: a
     // verify sent through another instance right after the answer finds the call (its command
-    // reaches Redis first). Held for a turn of the event loop to be sent with others, it may not.
+    // reaches Redis first). Held to the end of the turn (turn-writes.ts), it might not.
     const json = storedJson(keptOf(0, call, options))
     this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, json).then(this.recording.over, this.recording.failed)
+    flushBeforeAnswer(this.client)
   }
 
   async list(tenant: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {

@@ -1,4 +1,5 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis'
+import { writeInTurns } from './turn-writes.ts'
 
 /** A single Redis, or a Redis Cluster found from one of its nodes (connectRedis). */
 export type RedisClient = Redis | Cluster
@@ -40,7 +41,8 @@ const NO_QUEUE = { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTi
  * Connects to the Redis at `url`; ioredis is loaded only for --redis. The node is asked whether it
  * runs in cluster mode: if so (any node of a cluster, or a managed service's configuration
  * endpoint), the cluster is connected from it through ioredis's Cluster client, which follows
- * MOVED/ASK and a failover by itself. Once running, a command sent while its node is down fails
+ * MOVED/ASK and a failover by itself. The commands of one turn of the event loop leave in one
+ * write to each connection (turn-writes.ts). Once running, a command sent while its node is down fails
  * at once (no offline queue), so a call answers 503 rather than wait; the next call is served again.
  */
 export async function connectRedis(url: string): Promise<RedisClient> {
@@ -48,7 +50,12 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   const { Redis } = await import('ioredis')
   const node = await connected(where, new Redis(url, { lazyConnect: true, ...NO_QUEUE }))
   const info = await node.info('cluster').catch(() => '')
-  if (!/^cluster_enabled:1/m.test(info)) return node
+  const client = /^cluster_enabled:1/m.test(info) ? await connectedCluster(where, node) : node
+  writeInTurns(client)
+  return client
+}
+
+async function connectedCluster(where: string, node: Redis): Promise<Cluster> {
   node.disconnect()
   return connected(where, await clusterFrom(node.options))
 }

@@ -1,4 +1,4 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net'
+import { createConnection, createServer, Socket, type Server } from 'node:net'
 
 /**
  * A TCP relay in front of a Redis that tells the round trips its clients make: the commands a
@@ -14,12 +14,18 @@ export interface RedisTrips {
   clear(): void
   /** The trips seen since the last `clear`, oldest first: the commands of each, by name (upper case), scripts as EVALSHA. */
   trips(): string[][]
+  /**
+   * The socket writes (each a system call) this process made to the relay since the last `clear`:
+   * the kernel joins a turn's writes into one read at the relay, so `trips` cannot tell them apart.
+   */
+  writes(): number
   close(): Promise<void>
 }
 
 export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
   const target = new URL(redisUrl)
   let seen: string[][] = []
+  let writes = 0
   const sockets = new Set<Socket>()
   const server: Server = createServer((client) => {
     const redis = createConnection({ host: target.hostname, port: Number(target.port) })
@@ -46,16 +52,41 @@ export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
+  const stopCounting = countWrites(port, () => writes++)
   return {
     url: `redis://127.0.0.1:${port}`,
-    clear: () => void (seen = []),
+    clear: () => {
+      seen = []
+      writes = 0
+    },
     trips: () => seen.map((trip) => [...trip]),
+    writes: () => writes,
     close: () =>
       new Promise<void>((resolve) => {
+        stopCounting()
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * Counts the writes this process's sockets connected to `port` hand to the system: a socket's
+ * stream calls `_write` for one chunk, `_writev` for the chunks it held back (corked), each one
+ * write to the kernel. Answers how to stop counting.
+ */
+function countWrites(port: number, counted: () => void): () => void {
+  // The stream methods every net.Socket writes through; their types are the stream's, with `this` a Socket.
+  const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (this: Socket, ...args: unknown[]) => void>
+  const originals = { _write: proto._write, _writev: proto._writev }
+  for (const name of ['_write', '_writev'] as const) {
+    const original = originals[name]
+    proto[name] = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === port) counted()
+      return original.apply(this, args)
+    }
+  }
+  return () => Object.assign(proto, originals)
 }
 
 /** Reads RESP commands (arrays of bulk strings) off a client's stream, chunk by chunk: the names of those complete so far. */

@@ -43,6 +43,13 @@ const tripsOf = async (call: () => Promise<{ status: number }>, status = 200) =>
   return relay.trips()
 }
 
+/** The socket writes to Redis of a call: a trip's commands leave in one. */
+const writesOf = async (call: () => Promise<{ status: number }>) => {
+  relay.clear()
+  expect((await call()).status).toBe(200)
+  return relay.writes()
+}
+
 const getAda = (server: MockServer, auth: { Authorization: string }) => () => request(server.url).get(`/v2/subscribers/${ADA}`).set(auth)
 const patchAda = (server: MockServer, auth: { Authorization: string }) => () =>
   request(server.url).patch(`/v1/subscribers/${ADA}/credentials`).set(auth).send({ providerId: 'fcm', credentials: { deviceTokens: ['token'] } })
@@ -54,6 +61,19 @@ describe.skipIf(skipped)('round trips to Redis of a call', () => {
     for (let i = 0; i < 3; i++) expect(await tripsOf(getAda(quiet, auth))).toEqual([['GET', 'EVALSHA', 'EVALSHA']])
     // A page of connections too.
     expect(await tripsOf(() => request(quiet.url).get('/v1/channel-connections?limit=10').set(auth))).toHaveLength(1)
+    // Its three commands in one write to the socket.
+    expect(await writesOf(getAda(quiet, auth))).toBe(1)
+  })
+
+  it('writes the commands of calls at once in fewer writes than commands: those of one turn leave together', async () => {
+    const auth = freshTenant()
+    await getAda(quiet, auth)()
+    relay.clear()
+    const calls = 10
+    const answers = await Promise.all(Array.from({ length: calls }, () => getAda(quiet, auth)()))
+    expect(answers.map(({ status }) => status)).toEqual(Array(calls).fill(200))
+    // Each command was written on its own before: as many writes as commands.
+    expect(relay.writes()).toBeLessThan(relay.trips().flat().length)
   })
 
   it('costs a write two: the same first trip, then its change', async () => {
@@ -62,6 +82,8 @@ describe.skipIf(skipped)('round trips to Redis of a call', () => {
     const trips = await tripsOf(patchAda(quiet, auth))
     expect(trips).toHaveLength(2)
     expect(trips[0]).toEqual(['GET', 'EVALSHA', 'EVALSHA'])
+    // A write per trip.
+    expect(await writesOf(patchAda(quiet, auth))).toBe(2)
   })
 
   it('sends a call’s journal entry after its one trip, stamped with the tenant’s clock, and answers a call past the limit 429 from that trip', async () => {
@@ -73,6 +95,7 @@ describe.skipIf(skipped)('round trips to Redis of a call', () => {
     const trips = await tripsOf(getAda(journaled, auth))
     // The journal's script: one command, sent once the first trip's answers are in.
     expect(trips).toEqual([['GET', 'EVALSHA', 'EVALSHA'], ['EVALSHA']])
+    expect(relay.writes()).toBe(2)
     const refused = await tripsOf(getAda(journaled, auth), 429)
     expect(refused[0]).toEqual(['GET', 'EVALSHA', 'EVALSHA'])
     const listed = await request(journaled.url).get('/__admin/requests').set(auth)

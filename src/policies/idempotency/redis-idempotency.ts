@@ -5,6 +5,7 @@ import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
+import { flushBeforeAnswer } from '../../redis/turn-writes.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the
@@ -108,7 +109,7 @@ export class RedisIdempotency implements IdempotencyPort {
   private renewing: NodeJS.Timeout | undefined
 
   constructor(
-    client: RedisClient,
+    private readonly client: RedisClient,
     private readonly limits: RedisIdempotencyLimits,
   ) {
     this.scripts = defineScripts<Scripts>(client, {
@@ -157,6 +158,8 @@ export class RedisIdempotency implements IdempotencyPort {
     this.running.delete(record)
     // A record left behind (Redis unreachable) goes by itself within runningMs.
     this.scripts.novuKeyIfRunning(record.redisKey, record.token, 'forget').catch(() => undefined)
+    // Not waited for, but in Redis before the answer: the key's next call, through any instance, finds it free.
+    flushBeforeAnswer(this.client)
   }
 
   async restamp(tenant: string, now: number): Promise<void> {

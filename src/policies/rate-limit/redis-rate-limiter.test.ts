@@ -38,6 +38,12 @@ afterAll(async () => {
   await redis?.stop()
 })
 
+/** The scripts Redis has run so far (EVALSHA and EVAL). */
+const scriptCalls = async () => {
+  const stats = await clients[0]!.info('commandstats')
+  return [...stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0)
+}
+
 /** Two instances' limiters on one Redis. */
 const twoInstances = async (rate: RateLimit, enforce: boolean) => [
   new RedisRateLimiter(await client(redis.url), rate, enforce),
@@ -65,6 +71,21 @@ describe.skipIf(skipped)('rate-limit buckets in Redis, over two instances', () =
     for (const { headers } of refused) expect(headers['Retry-After']).toBe(headers['RateLimit-Reset'])
     // Another tenant has a bucket of its own.
     expect((await outcome(instances[1]!, newTenant(), START)).headers['RateLimit-Remaining']).toBe('10')
+  })
+
+  it('answers the calls of one turn, taken by one script, each as the in-memory adapter answers it taking them one by one', async () => {
+    const rate = { limit: 10, windowSeconds: 1 }
+    const [limiter] = await twoInstances(rate, true)
+    const memory = new RateLimiter(rate, true)
+    const tenant = newTenant()
+    const times = Array.from({ length: 30 }, (_, i) => START + i * 40)
+    const scripts = await scriptCalls()
+    const outcomes = await Promise.all(times.map((now, i) => outcome(limiter!, tenant, now, i % 3 === 0 ? 'setPrimaryIntegration' : 'getSubscriber')))
+    expect(await scriptCalls()).toBeLessThan(scripts + times.length)
+    const expected = []
+    for (const [i, now] of times.entries()) expected.push(await outcome(memory, tenant, now, i % 3 === 0 ? 'setPrimaryIntegration' : 'getSubscriber'))
+    expect(outcomes).toEqual(expected)
+    expect(outcomes.filter(({ status }) => status === 429).length).toBeGreaterThan(0)
   })
 
   it.each([

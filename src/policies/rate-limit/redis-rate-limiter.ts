@@ -7,37 +7,45 @@ import { faultsKey } from '../faults/redis-fault-keys.ts'
 import type { SeenVersions } from '../faults/seen-versions.ts'
 import type { PendingTime } from '../../clock/tenant-clocks.ts'
 import { clockKey, TENANT_TIME } from '../../store/redis/redis-clocks.ts'
+import { beforeTurnWrite } from '../../redis/turn-writes.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its fault rules' hash, its
- * clock. ARGV: now (or '': the tenant's time read from its clock, TENANT_TIME), the real time and
- * the starting clock's JSON it is read with, burst, tokens per second, the bucket's time to live in
- * ms. Refills and takes one token as RateLimiter does, in doubles written exactly (%.17g), so both
- * answer alike; a clock behind the bucket's refills nothing. Answers {1 taken or 0, tokens left,
- * the fault rules' version or ''}: read here so that a call matching no rule needs no trip of its
- * own to check them (SeenVersions).
+ * clock. ARGV: burst, tokens per second, the bucket's time to live in ms, then per call in the
+ * order they came: now (or '': the tenant's time read from its clock, TENANT_TIME), the real time
+ * and the starting clock's JSON it is read with. For each call in turn, refills and takes one
+ * token as RateLimiter does, in doubles written exactly (%.17g), so both answer alike; a clock
+ * behind the bucket's refills nothing. Answers {the fault rules' version or '', then per call: 1
+ * taken or 0, tokens left}: the version read here so that a call matching no rule needs no trip of
+ * its own to check them (SeenVersions).
  */
 const TAKE = `
 ${TENANT_TIME}
-local now = tonumber(ARGV[1])
-if not now then now = tenantTime(redis.call('GET', KEYS[3]), ARGV[3], tonumber(ARGV[2])) end
-local burst, perSecond = tonumber(ARGV[4]), tonumber(ARGV[5])
+local burst, perSecond = tonumber(ARGV[1]), tonumber(ARGV[2])
 local kept = redis.call('HMGET', KEYS[1], 't', 'u')
-local tokens, updatedAt = burst, now
+local clock = redis.call('GET', KEYS[3])
+local tokens, updatedAt = burst, nil
 if kept[1] then tokens, updatedAt = tonumber(kept[1]), tonumber(kept[2]) end
-if now > updatedAt then
-  tokens = math.min(burst, tokens + ((now - updatedAt) / 1000) * perSecond)
-  updatedAt = now
+local answer = {redis.call('HGET', KEYS[2], 'v') or ''}
+for i = 4, #ARGV, 3 do
+  local now = tonumber(ARGV[i])
+  if not now then now = tenantTime(clock, ARGV[i + 2], tonumber(ARGV[i + 1])) end
+  if updatedAt == nil then updatedAt = now end
+  if now > updatedAt then
+    tokens = math.min(burst, tokens + ((now - updatedAt) / 1000) * perSecond)
+    updatedAt = now
+  end
+  local taken = 0
+  if tokens >= 1 then
+    tokens = tokens - 1
+    taken = 1
+  end
+  table.insert(answer, taken)
+  table.insert(answer, string.format('%.17g', tokens))
 end
-local taken = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  taken = 1
-end
-local left = string.format('%.17g', tokens)
-redis.call('HSET', KEYS[1], 't', left, 'u', string.format('%.17g', updatedAt))
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return {taken, left, redis.call('HGET', KEYS[2], 'v') or ''}
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'u', string.format('%.17g', updatedAt))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return answer
 `
 
 /** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
@@ -45,20 +53,33 @@ const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
 const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
 
 interface Scripts {
-  novuRateTake(bucket: string, faults: string, clock: string, now: number | '', realMs: number | '', start: string, burst: number, perSecond: number, ttlMs: number): Promise<[number, string, string]>
+  /** The keys, then burst, tokens per second, time to live, then per call: now, real time, starting clock (TAKE). */
+  novuRateTake(bucket: string, faults: string, clock: string, ...args: (string | number)[]): Promise<[string, ...(number | string)[]]>
+}
+
+/** A call's token asked for, and what settles its caller's promise. */
+interface Asked {
+  now: number | PendingTime
+  operationId: string
+  resolve: (headers: RateLimitHeaders) => void
+  reject: (error: unknown) => void
 }
 
 /**
- * One token bucket per tenant in Redis, shared by every instance on it: each call takes its
- * token in one script, sent with the read of the tenant's clock (one round trip for both), so the limit holds over all instances and the headers
- * tell what is left for all. A bucket idle for a day of real time expires; a Redis failure
- * rejects (StoreWriteFailed: 503).
+ * One token bucket per tenant in Redis, shared by every instance on it. The tokens of a tenant's
+ * calls that arrive in one turn of the event loop are taken by one script, call after call in the
+ * order they came, sent with the turn's other commands (the reads of the tenant's clock among
+ * them: one round trip for both), so the limit holds over all instances and the headers tell what
+ * is left for all, each call answered as if it had taken its token alone. A bucket idle for a day
+ * of real time expires; a Redis failure rejects (StoreWriteFailed: 503).
  */
 export class RedisRateLimiter implements RateLimitPort {
   private readonly scripts: Scripts
   private readonly rules: BucketRules
   /** An idle bucket is dropped after this long. */
   private readonly ttlMs: number
+  /** Per tenant, the calls of this turn waiting for their tokens. */
+  private readonly asked = new Map<string, Asked[]>()
 
   constructor(
     private readonly client: RedisClient,
@@ -77,15 +98,40 @@ export class RedisRateLimiter implements RateLimitPort {
    * A time still on its way (RedisClockKeeper's) is not waited for: the script reads the tenant's
    * clock itself, so the token is taken in the trip that reads the clock, at the same time.
    */
-  async take(tenant: string, now: number | PendingTime, operationId: string): Promise<RateLimitHeaders> {
-    const { burst, perSecond } = this.rules
-    const [at, realMs, start] = typeof now === 'number' ? [now, '' as const, ''] : ['' as const, now.realMs, JSON.stringify(now.start)]
-    const [taken, left, faults] = await reached(this.scripts.novuRateTake(bucketKey(tenant), faultsKey(tenant), clockKey(tenant), at, realMs, start, burst, perSecond, this.ttlMs))
-    this.faultVersions?.note(tenant, faults)
-    return this.rules.answer(Number(left), taken === 1, operationId)
+  take(tenant: string, now: number | PendingTime, operationId: string): Promise<RateLimitHeaders> {
+    return new Promise((resolve, reject) => {
+      const asked: Asked = { now, operationId, resolve, reject }
+      const waiting = this.asked.get(tenant)
+      if (waiting) return void waiting.push(asked)
+      this.asked.set(tenant, [asked])
+      beforeTurnWrite(this.client, () => this.send(tenant))
+    })
   }
 
   async refill(tenant: string): Promise<void> {
     await reached(this.client.del(bucketKey(tenant)))
+  }
+
+  /** Takes the tokens the tenant's calls of this turn asked for, in one script; answers each call. */
+  private send(tenant: string): void {
+    const calls = this.asked.get(tenant) ?? []
+    this.asked.delete(tenant)
+    const { burst, perSecond } = this.rules
+    const args = calls.flatMap(({ now }) => (typeof now === 'number' ? [now, '', ''] : ['', now.realMs, JSON.stringify(now.start)]))
+    reached(this.scripts.novuRateTake(bucketKey(tenant), faultsKey(tenant), clockKey(tenant), burst, perSecond, this.ttlMs, ...args)).then(
+      ([faults, ...taken]) => {
+        this.faultVersions?.note(tenant, faults)
+        calls.forEach(({ operationId, resolve, reject }, i) => {
+          try {
+            resolve(this.rules.answer(Number(taken[2 * i + 1]), taken[2 * i] === 1, operationId))
+          } catch (refused) {
+            reject(refused)
+          }
+        })
+      },
+      (error: unknown) => {
+        for (const { reject } of calls) reject(error)
+      },
+    )
   }
 }
