@@ -8,6 +8,7 @@
  *   npm run bench:profile
  *   npm run bench:profile -- getSubscriber markMessagesAs   # only these operations
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:profile       # keep the .cpuprofile files there
+ *   BENCH_PROFILE_LOG=info npm run bench:profile            # the request log on, as the HTTP bench runs it
  *
  * The .cpuprofile files open in Chrome's DevTools (Performance, "Load profile") as flame charts.
  */
@@ -21,6 +22,7 @@ import { OPERATIONS, requestOf } from './lib/operations.ts'
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5)
 const TOP = 10
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'novu-mock-profile-'))
+const LOG_LEVEL = process.env.BENCH_PROFILE_LOG ?? 'silent'
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 
 /** The parts of V8's .cpuprofile format the summary reads. */
@@ -32,7 +34,7 @@ interface CpuProfile {
 
 const profiled = (dir: string): ServerDef => ({
   name: 'novu-mock (profiled)',
-  command: (port) => [process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent'],
+  command: (port) => [process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', LOG_LEVEL],
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 })
 
