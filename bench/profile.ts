@@ -8,7 +8,10 @@
  *   npm run bench:profile
  *   npm run bench:profile -- getSubscriber markMessagesAs   # only these operations
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:profile       # keep the .cpuprofile files there
- *   npm run bench:profile -- --redis                        # on a redis-server of its own (--redis)
+  command: (port) => [
+    process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', LOG_LEVEL,
+    ...(redis ? ['--redis', redis.url] : []),
+  ],
  *
  * The .cpuprofile files open in Chrome's DevTools (Performance, "Load profile") as flame charts.
  */
@@ -23,6 +26,7 @@ import { startRedis } from '../test/helpers/redis-server.ts'
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5)
 const TOP = 10
 const DIR = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'novu-mock-profile-'))
+const LOG_LEVEL = process.env.BENCH_PROFILE_LOG ?? 'silent'
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 
 /** The parts of V8's .cpuprofile format the summary reads. */
@@ -36,7 +40,7 @@ const redis = process.argv.includes('--redis') ? await startRedis() : undefined
 const profiled = (dir: string): ServerDef => ({
   name: 'novu-mock (profiled)',
   command: (port) => [
-    process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', 'silent',
+    process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', LOG_LEVEL,
     ...(redis ? ['--redis', redis.url] : []),
   ],
   ready: { path: '/__admin/health', ok: (status) => status === 200 },

@@ -15,6 +15,20 @@ export interface Answer {
   violations?: Violation[]
   /** Forced by the Prefer header or a fault rule: the operation did not run, nothing is replayed. */
   forced?: boolean
+  /** `body`'s JSON, when it was made with the body (a handler's `Serialized`): sent and journaled as it is. */
+  text?: string
+}
+
+/**
+ * A handler's result and its JSON, made together from parts serialized once (a list page from its
+ * records' texts): the text is what JSON.stringify gives for the value, byte for byte. The value is
+ * still what the answer's check reads, and neither is changed afterwards.
+ */
+export class Serialized {
+  constructor(
+    readonly value: unknown,
+    readonly text: string,
+  ) {}
 }
 
 /** Thrown by a handler whose answer is another of its operation's documented answers than the success (a failing health check). */

@@ -9,6 +9,7 @@ import { tenantFor } from '../resources/tenant.ts'
 import type { KeyedWrite, Store } from '../store/store.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
+import { Serialized } from '../answer/answer.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
@@ -123,14 +124,15 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const input = jsonOnly ? await validateRequestInSlices(operation, requestParams, call.body) : validateRequest(operation, requestParams, call.body)
     // The handler map is keyed by operationId; its input type is the one this operation validated.
     const result = await handler({ store, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
+    if (result instanceof Serialized) return { status: operation.successStatus, body: result.value, text: result.text }
     return { status: operation.successStatus, body: result }
   }
 
   /** Closes the call's idempotency record with its answer: kept, or (a forced answer) dropped. */
-  async function settle(call: CallState, answer: Answer, body: unknown, text: string): Promise<void> {
+  async function settle(call: CallState, answer: Answer, text: string): Promise<void> {
     if (!call.recording || !policies) return
     if (answer.forced) return policies.idempotency.abandon(call.recording)
-    const kept = policies.idempotency.finish(call.recording, answer.status, body === answer.body ? text : JSON.stringify(answer.body))
+    const kept = policies.idempotency.finish(call.recording, answer.status, text)
     // The change itself is stored already; a record that could not be is still replayed until a restart.
     if (kept) await kept.catch((error: unknown) => state.logger.error('an idempotency record was not stored', { error: String(error) }))
   }
@@ -168,8 +170,10 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     }
     const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
-    const text = JSON.stringify(body)
-    if (call.recording !== undefined) await settle(call, answer, body, text)
+    // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
+    const own = textOf(answer)
+    const text = body === answer.body ? own : enveloped(own)
+    if (call.recording !== undefined) await settle(call, answer, own)
     journal(request, call, answer, body, text, started)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
@@ -226,6 +230,12 @@ function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): St
   keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
   return keyed
 }
+
+/** The answer's JSON: made with its body already, or now. */
+const textOf = (answer: Answer): string => answer.text ?? JSON.stringify(answer.body)
+
+/** `JSON.stringify({ data: body })` from the body's own text (a body of nothing is left out, as JSON.stringify leaves it). */
+const enveloped = (text: string | undefined): string => (text === undefined ? '{}' : `{"data":${text}}`)
 
 /** The same bytes as a Buffer, not copied: the idempotency fingerprint hashes a Buffer. */
 const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))

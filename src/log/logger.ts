@@ -1,6 +1,7 @@
 import { pino } from 'pino'
 import { isoTime } from '../lib/iso-time.ts'
 import { redact } from './redact.ts'
+import { turnBatched } from './turn-batched.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 type LineLevel = Exclude<LogLevel, 'silent'>
@@ -51,8 +52,9 @@ const ignore = () => {}
 
 let stderrStream: pino.DestinationStream | undefined
 
-/** One asynchronous stderr stream per process (pino flushes it on exit), made on first use. */
+/** One asynchronous stderr stream per process (pino flushes it on exit), made on first use, written once per turn of the event loop. */
 function stderr(): pino.DestinationStream {
-  stderrStream ??= pino.destination({ fd: 2, sync: false })
+  // pino's declared stream returns void; the batch's write returns nothing either.
+  stderrStream ??= turnBatched(pino.destination({ fd: 2, sync: false })) as pino.DestinationStream
   return stderrStream
 }

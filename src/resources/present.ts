@@ -44,6 +44,32 @@ export function presentConnection(record: StoredChannelConnection): Schemas['Cha
   return visible
 }
 
+/** A connection as a list page shows it, and its JSON. */
+export interface ShownConnection {
+  readonly value: Schemas['ChannelConnection']
+  readonly text: string
+}
+
+/** Connections shown lately; forgotten wholesale when full, so the memory is bounded whatever is listed. */
+const SHOWN_KEPT = 10_000
+const shown = new Map<StoredChannelConnection, ShownConnection>()
+
+/**
+ * `presentConnection` and its JSON, made once per stored version of a connection: a stored record
+ * is never changed (a write stores a new one), and nothing changes what is shown. A page is most of
+ * a list call's work, and the same connections are listed again and again.
+ */
+export function shownConnection(record: StoredChannelConnection): ShownConnection {
+  let entry = shown.get(record)
+  if (entry === undefined) {
+    const value = presentConnection(record)
+    entry = { value, text: JSON.stringify(value) }
+    if (shown.size >= SHOWN_KEPT) shown.clear()
+    shown.set(record, entry)
+  }
+  return entry
+}
+
 /**
  * As the live service's mark-as mapper returns it: without `contextKeys`, `template` and
  * `subscriber`, and with `_feedId` null when the message has none (docs/behaviour.md §2.5).

@@ -48,14 +48,19 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const saved = backend ? await backend.load() : NOTHING_SAVED
   const queues = new Map<string, Promise<unknown>>()
 
-  /** Runs `task` after every earlier task of this tenant has settled. */
+  /** Runs `task` after every earlier task of this tenant has settled; once they all have, the tenant's turn is free (`idle`). */
   const serialized = <T>(tenant: string, task: () => Promise<T>): Promise<T> => {
     const run = (queues.get(tenant) ?? Promise.resolve()).then(task)
-    queues.set(tenant, run.catch(() => undefined))
+    const turn: Promise<void> = run.then(free, free)
+    function free(): void {
+      if (queues.get(tenant) === turn) queues.delete(tenant)
+    }
+    queues.set(tenant, turn)
     return run
   }
+  const idle = (tenant: string): boolean => !queues.has(tenant)
   const nextSeq = ((last) => () => ++last)(saved.maxSeq)
-  const source = sourceOf({ memory, saved, serialized, nextSeq })
+  const source = sourceOf({ memory, saved, serialized, idle, nextSeq })
   const { current, write: persist, peek: stored } = source
 
   /** A change of the tenant, after its earlier ones. */
@@ -102,23 +107,38 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     return Promise.resolve().then(() => work(shared))
   }
 
+  /** A tenant whose records are in memory, open for a call that ends with `end`. */
+  const opened = (tenant: string, end: () => void): (() => void) => {
+    touch(tenant)
+    return end
+  }
+
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
   const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist })
 
   const store: Store = {
-    async open(tenant) {
-      const created = admit(tenant, true)
-      // In flight from now: no other key's arrival releases it while its records load.
-      const end = registry.begin(tenant)
+    open(tenant) {
+      let end: (() => void) | undefined
       try {
-        await held(tenant, created)
+        const created = admit(tenant, true)
+        // In flight from now: no other key's arrival releases it while its records load.
+        end = registry.begin(tenant)
+        // Every call opens its tenant: waited for only when its records are on their way.
+        const pending = source.enter(tenant, created)
+        if (pending === undefined) return Promise.resolve(opened(tenant, end))
+        const ending = end
+        return pending.then(
+          () => opened(tenant, ending),
+          (error: unknown) => {
+            ending()
+            throw error
+          },
+        )
       } catch (error) {
-        end()
-        throw error
+        end?.()
+        return Promise.reject(error)
       }
-      touch(tenant)
-      return end
     },
 
     read(tenant, work) {

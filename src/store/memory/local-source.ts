@@ -11,7 +11,7 @@ import { tenantLoader, type SourceParts, type TenantSource } from './tenant-sour
  */
 export const localSource =
   (backend: StoreBackend | undefined) =>
-  ({ memory, saved, serialized, nextSeq }: SourceParts): TenantSource => {
+  ({ memory, saved, serialized, idle, nextSeq }: SourceParts): TenantSource => {
     const { loaded, forget } = tenantLoader(memory, backend, saved)
     const readStored = backend?.tenant?.bind(backend)
 
@@ -24,10 +24,34 @@ export const localSource =
       }
     }
 
+    /** `work` run now, its result or throw as the promise a task in its turn would give. */
+    const settledNow = <T>(work: () => T): Promise<T> => {
+      try {
+        return Promise.resolve(work())
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
+
+    /** `work` over the tenant's records as they stand, what it put applied at once: in memory alone, nothing is stored first. */
+    const changedInMemory = <T>(tenant: string, work: (tx: PendingTransaction) => T): T => {
+      const tx = new PendingTransaction(memory.dataOf(tenant))
+      const result = work(tx)
+      const next = tx.commit()
+      if (next) memory.apply(tenant, next)
+      return result
+    }
+
     const attempt = async <T>(tenant: string, change: () => Promise<T>): Promise<T> => {
       await loaded(tenant)
       return change()
     }
+
+    /**
+     * Whether a task of the tenant may run now rather than in a later turn: its records are in
+     * memory and no task is before it, so waiting would change nothing but the time it takes.
+     */
+    const ready = (tenant: string): boolean => idle(tenant) && memory.has(tenant)
 
     return {
       durable: backend !== undefined,
@@ -44,23 +68,29 @@ export const localSource =
       current: loaded,
       attempt,
       read: (tenant, work) =>
-        serialized(tenant, async () => {
-          await loaded(tenant)
-          return work()
-        }),
+        ready(tenant)
+          ? settledNow(work)
+          : serialized(tenant, async () => {
+              await loaded(tenant)
+              return work()
+            }),
       transact: (tenant, work, recordOf) =>
-        serialized(tenant, () =>
-          attempt(tenant, async () => {
-            const data = memory.dataOf(tenant)
-            const tx = new PendingTransaction(data)
-            const result = work(tx)
-            const next = tx.commit()
-            if (!next) return result
-            if (backend) await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
-            memory.apply(tenant, next)
-            return result
-          }),
-        ),
+        // In memory alone, nothing is stored first: a change with nothing before it is made at once.
+        !backend && ready(tenant)
+          ? settledNow(() => changedInMemory(tenant, work))
+          : serialized(tenant, () =>
+              attempt(tenant, async () => {
+                if (!backend) return changedInMemory(tenant, work)
+                const data = memory.dataOf(tenant)
+                const tx = new PendingTransaction(data)
+                const result = work(tx)
+                const next = tx.commit()
+                if (!next) return result
+                await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
+                memory.apply(tenant, next)
+                return result
+              }),
+            ),
       write,
       peek: readStored && (async (tenant) => memory.madeOf(await readStored(tenant))),
       isStored: async (tenant) => (await readStored?.(tenant)) !== undefined,

@@ -11,6 +11,8 @@ export interface SourceParts {
   memory: TenantMemory
   saved: SavedStore
   serialized: Serialized
+  /** Whether no task of the tenant is in its turn or waiting for it. */
+  idle: (tenant: string) => boolean
   /** The next seq of a row added after its seed's (store-backend.ts). */
   nextSeq: () => number
 }

@@ -5,11 +5,15 @@ import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../reco
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 
+/** Nothing put of a kind. */
+const NONE: ReadonlyMap<string, never> = new Map<string, never>()
+
 /** Collects replaced records over a committed TenantData; `commit` builds the next value. */
 export class PendingTransaction implements TenantTransaction {
-  private readonly subscribers = new Map<string, StoredSubscriber>()
-  private readonly integrationChanges = new Map<string, StoredIntegration>()
-  private readonly messages = new Map<string, StoredMessage>()
+  // Made by the first put of their kind: most calls read, or put one kind of record.
+  private subscribers: Map<string, StoredSubscriber> | undefined = undefined
+  private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
+  private messages: Map<string, StoredMessage> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
@@ -18,11 +22,11 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   subscriber(subscriberId: string) {
-    return this.subscribers.get(subscriberId) ?? this.data.subscribers.get(subscriberId)
+    return this.subscribers?.get(subscriberId) ?? this.data.subscribers.get(subscriberId)
   }
 
   integration(id: string) {
-    return this.integrationChanges.get(id) ?? this.data.integrations.get(id)
+    return this.integrationChanges?.get(id) ?? this.data.integrations.get(id)
   }
 
   *integrations() {
@@ -30,36 +34,36 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   message(id: string) {
-    return this.messages.get(id) ?? this.data.messages.get(id)
+    return this.messages?.get(id) ?? this.data.messages.get(id)
   }
 
   putSubscriber(record: StoredSubscriber) {
-    this.subscribers.set(record.subscriberId, record)
+    ;(this.subscribers ??= new Map()).set(record.subscriberId, record)
   }
 
   putIntegration(record: StoredIntegration) {
     if (!this.data.integrations.has(record._id)) throw new Error(`no integration ${record._id} to replace`)
-    this.integrationChanges.set(record._id, record)
+    ;(this.integrationChanges ??= new Map()).set(record._id, record)
   }
 
   putMessage(record: StoredMessage) {
-    this.messages.set(record._id, record)
+    ;(this.messages ??= new Map()).set(record._id, record)
   }
 
   /** The records put, for a store that writes them down. */
   put(): PutRecords {
-    return { subscribers: this.subscribers, integrations: this.integrationChanges, messages: this.messages }
+    return { subscribers: this.subscribers ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messages ?? NONE }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const changed = this.subscribers.size + this.integrationChanges.size + this.messages.size > 0
-    if (!changed) return undefined
+    const { subscribers, integrationChanges, messages, data } = this
+    if (!subscribers && !integrationChanges && !messages) return undefined
     return {
-      subscribers: LayeredMap.with(this.data.subscribers, this.subscribers),
-      integrations: LayeredMap.with(this.data.integrations, this.integrationChanges),
-      messages: LayeredMap.with(this.data.messages, this.messages),
-      connections: this.data.connections,
+      subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
+      integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
+      messages: messages ? LayeredMap.with(data.messages, messages) : data.messages,
+      connections: data.connections,
     }
   }
 }

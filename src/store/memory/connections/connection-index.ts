@@ -91,8 +91,8 @@ export class ConnectionIndex {
    * shortest of theirs once and keep the result.
    */
   matching(order: ConnectionOrder, filter: ConnectionFilter): Uint32Array | undefined {
+    if (!FILTER_FIELDS.some((field) => filter[field] !== undefined)) return undefined // the usual list call: nothing made for it
     const wanted = FILTER_FIELDS.flatMap((field) => (filter[field] === undefined ? [] : [[field, filter[field]] as const]))
-    if (wanted.length === 0) return undefined
     const lists = wanted.map(([field, value]) => this.positionsOf(order, field).get(value) ?? NONE)
     if (wanted.length === 1) return lists[0]
     const key = `${order}${JSON.stringify(FILTER_FIELDS.map((field) => filter[field] ?? null))}`
