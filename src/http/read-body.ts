@@ -24,11 +24,11 @@ export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> 
   // Read already, as bytes, by a parser in front of the mock (an app it is mounted in).
   if (req.readableEnded) return Promise.resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
-  const declared = encoding === 'identity' ? req.headers['content-length'] : undefined
-  if (declared !== undefined && Number(declared) > limit) return drainedThenRefused(req, payloadTooLarge())
+  const declared = encoding === 'identity' && req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined
+  if (declared !== undefined && declared > limit) return drainedThenRefused(req, payloadTooLarge())
   // Every byte it declared arrived before it was asked for (a small body, most often): taken as it lies, no stream events.
-  if (declared !== undefined && req.readableLength > 0 && req.readableLength === Number(declared)) return Promise.resolve(req.read() as Buffer)
-  if (encoding === 'identity') return collected(req, undefined, limit, declared === undefined ? undefined : Number(declared))
+  if (declared !== undefined && req.readableLength > 0 && req.readableLength === declared) return Promise.resolve(req.read() as Buffer)
+  if (encoding === 'identity') return collected(req, undefined, limit, declared)
   const inflater = INFLATERS[encoding]
   if (inflater === undefined) return drainedThenRefused(req, unsupportedMedia())
   return collected(req, req.pipe(inflater()), limit, undefined)
