@@ -12,6 +12,11 @@ export const STEPPED_ROWS = 2_000
 /** Rows written, or removed, in one transaction of a stepped replace: a few milliseconds. */
 const ROWS_PER_STEP = 1_000
 
+/** An owner's name starts with this, which no tenant name has. */
+const OWNER_MARK = '\u0001'
+/** SQL: the rows of `records` kept under an owner's name (a range of the primary key, not a scan). */
+export const UNDER_AN_OWNER = 'tenant >= char(1) AND tenant < char(2)'
+
 /**
  * Under which name a tenant's rows are kept in `records`. Its own name, until a large state
  * replaces them: the new rows are then written in steps under a fresh name (an owner), which no
@@ -29,16 +34,21 @@ export class RowOwners {
     this.point = db.prepare('INSERT OR REPLACE INTO row_owners VALUES (?, ?)')
     this.unpoint = db.prepare('DELETE FROM row_owners WHERE tenant = ?')
     // Rows a stepped replace left when the process stopped: a new owner not pointed at yet, or an old one not yet emptied.
-    db.exec(`DELETE FROM records WHERE (substr(tenant, 1, 1) = char(1) AND tenant NOT IN (SELECT owner FROM row_owners)) OR tenant IN (SELECT tenant FROM row_owners)`)
+    db.exec(`DELETE FROM records WHERE ${UNDER_AN_OWNER} AND tenant NOT IN (SELECT owner FROM row_owners)`)
+    db.exec('DELETE FROM records WHERE tenant IN (SELECT tenant FROM row_owners)')
   }
 
   ownerOf(tenant: string): string {
     return this.owners.get(tenant) ?? tenant
   }
 
-  /** The tenant an owner's rows are of: the owner itself when it is a tenant's name. */
-  tenantsByOwner(): Map<string, string> {
-    return new Map([...this.owners].map(([tenant, owner]) => [owner, tenant]))
+  /**
+   * Whose rows those kept under a name are: the name itself when it is a tenant's own; none for the
+   * rows of a replace not finished, or of one replaced and not yet removed.
+   */
+  tenantOfRows(): (name: string) => string | undefined {
+    const tenantOf = new Map([...this.owners].map(([tenant, owner]) => [owner, tenant]))
+    return (name) => tenantOf.get(name) ?? (name.startsWith(OWNER_MARK) || this.ownerOf(name) !== name ? undefined : name)
   }
 
   /** The tenant is gone: its name owns its rows again (none). */
@@ -52,7 +62,7 @@ export class RowOwners {
    * the tenant at them; the old rows are removed in steps after. `write` puts one row under an owner.
    */
   async replaceInSteps(tenant: string, rows: readonly OverlayRow[], write: (owner: string, row: OverlayRow) => void, alsoInIt: () => void, open: () => void): Promise<void> {
-    const owner = `\u0001${tenant}\u0001${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
+    const owner = `${OWNER_MARK}${tenant}${OWNER_MARK}${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
     const writeSome = this.db.transaction((some: readonly OverlayRow[]) => {
       for (const row of some) write(owner, row)
     })

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
-import { RowOwners, STEPPED_ROWS } from './row-owners.ts'
+import { RowOwners, STEPPED_ROWS, UNDER_AN_OWNER } from './row-owners.ts'
 import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from '../store-backend.ts'
 import type { KeyRecord } from '../store.ts'
 
@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS row_owners (tenant TEXT PRIMARY KEY, owner TEXT NOT N
 `
 
 /** Every tenant with state: a seed of its own, rows (kept under its own name or another, row-owners.ts) or snapshots. */
-const STORED = `SELECT tenant FROM tenants UNION SELECT tenant FROM row_owners UNION SELECT tenant FROM records WHERE substr(tenant, 1, 1) <> char(1) UNION SELECT tenant FROM snapshots`
+const STORED = `SELECT tenant FROM tenants UNION SELECT tenant FROM row_owners UNION SELECT tenant FROM records WHERE NOT (${UNDER_AN_OWNER}) UNION SELECT tenant FROM snapshots`
 
 interface RowOfTable {
   tenant: string
@@ -205,7 +205,7 @@ function load(db: Database, owners: RowOwners, only?: string): SavedStore {
   for (const { tenant, seed } of db.prepare<unknown[], { tenant: string; seed: string }>(`SELECT tenant, seed FROM tenants${where}`).iterate(...params)) {
     entryOf(tenant).seed = JSON.parse(seed) as TenantSeed
   }
-  const rowsOf = rowsByTenant(owners)
+  const rowsOf = owners.tenantOfRows()
   const rowParams = only === undefined ? [] : [owners.ownerOf(only)]
   for (const row of db.prepare<unknown[], RowOfTable>(`SELECT * FROM records${where}`).iterate(...rowParams)) {
     const tenant = only ?? rowsOf(row.tenant)
@@ -235,10 +235,4 @@ function load(db: Database, owners: RowOwners, only?: string): SavedStore {
     if (kept !== undefined) clocks.set(tenant, kept)
   }
   return { tenants, maxSeq, keyRecords, clocks }
-}
-
-/** Whose rows those kept under `owner` are: none for the rows of a replace not finished, or replaced and not yet removed. */
-function rowsByTenant(owners: RowOwners): (owner: string) => string | undefined {
-  const tenantOf = owners.tenantsByOwner()
-  return (owner) => tenantOf.get(owner) ?? (owner.startsWith('\u0001') || owners.ownerOf(owner) !== owner ? undefined : owner)
 }
