@@ -10,8 +10,12 @@ import { createConnection, createServer, Socket, type Server } from 'node:net'
 export interface RedisTrips {
   /** The relay's URL, to give the server instead of Redis's. */
   readonly url: string
-  /** Forgets the trips seen so far. */
-  clear(): void
+  /**
+   * Forgets the trips seen so far, once every trip open has been answered: a command the last call
+   * sent without waiting for it (its journal entry) may still be on its way, and a trip it opened
+   * would take the next call's commands in.
+   */
+  clear(): Promise<void>
   /** The trips seen since the last `clear`, oldest first: the commands of each, by name (upper case), scripts as EVALSHA. */
   trips(): string[][]
   /**
@@ -26,6 +30,13 @@ export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
   const target = new URL(redisUrl)
   let seen: string[][] = []
   let writes = 0
+  // The clients whose last commands Redis has not answered yet, and who waits for there to be none.
+  const awaited = new Set<Socket>()
+  const onSettled: (() => void)[] = []
+  const answered = (client: Socket) => {
+    awaited.delete(client)
+    if (awaited.size === 0) for (const settled of onSettled.splice(0)) settled()
+  }
   const sockets = new Set<Socket>()
   const server: Server = createServer((client) => {
     const redis = createConnection({ host: target.hostname, port: Number(target.port) })
@@ -38,13 +49,16 @@ export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
       if (names.length > 0) {
         if (!open) seen.push((open = []))
         open.push(...names)
+        awaited.add(client)
       }
       redis.write(chunk)
     })
     redis.on('data', (chunk: Buffer) => {
       open = undefined
+      answered(client)
       client.write(chunk)
     })
+    client.on('close', () => answered(client))
     for (const [from, to] of [[client, redis], [redis, client]] as const) {
       from.on('close', () => to.destroy())
       from.on('error', () => to.destroy())
@@ -55,7 +69,8 @@ export async function relayTrips(redisUrl: string): Promise<RedisTrips> {
   const stopCounting = countWrites(port, () => writes++)
   return {
     url: `redis://127.0.0.1:${port}`,
-    clear: () => {
+    clear: async () => {
+      if (awaited.size > 0) await new Promise<void>((resolve) => onSettled.push(resolve))
       seen = []
       writes = 0
     },

@@ -38,14 +38,14 @@ afterAll(async () => {
 
 /** The trips a call makes, its tenant already held by the server. */
 const tripsOf = async (call: () => Promise<{ status: number }>, status = 200) => {
-  relay.clear()
+  await relay.clear()
   expect((await call()).status).toBe(status)
   return relay.trips()
 }
 
 /** The socket writes to Redis of a call: a trip's commands leave in one. */
 const writesOf = async (call: () => Promise<{ status: number }>) => {
-  relay.clear()
+  await relay.clear()
   expect((await call()).status).toBe(200)
   return relay.writes()
 }
@@ -68,7 +68,7 @@ describe.skipIf(skipped)('round trips to Redis of a call', () => {
   it('writes the commands of calls at once in fewer writes than commands: those of one turn leave together', async () => {
     const auth = freshTenant()
     await getAda(quiet, auth)()
-    relay.clear()
+    await relay.clear()
     const calls = 10
     const answers = await Promise.all(Array.from({ length: calls }, () => getAda(quiet, auth)()))
     expect(answers.map(({ status }) => status)).toEqual(Array(calls).fill(200))
