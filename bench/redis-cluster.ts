@@ -13,7 +13,7 @@ import { tenantKeyBase } from '../src/redis/redis-connection.ts'
 import { startRedisCluster, type RedisCluster } from '../test/helpers/redis-cluster.ts'
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS } from './lib/operations.ts'
-import { HEADERS, novuMock, probe, start, stop } from './lib/processes.ts'
+import { HEADERS, novuMock, onEveryCore, probe, start, stop } from './lib/processes.ts'
 
 const SECONDS = Number(process.env.BENCH_REDIS_SECONDS ?? 5)
 
@@ -50,8 +50,8 @@ async function failoverMs(cluster: RedisCluster): Promise<{ ms: number; refused:
 
 const cell = ({ rps, p99 }: Result) => `${rps.toLocaleString('en')} (${p99})`.padEnd(20)
 
-const single = await startRedis()
-const cluster = await startRedisCluster()
+const single = await onEveryCore(startRedis)
+const cluster = await onEveryCore(startRedisCluster)
 try {
   const configurations = {
     'single Redis': ['--redis', single.url],

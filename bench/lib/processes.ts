@@ -22,7 +22,24 @@ const hasTaskset = (() => {
   }
 })()
 export const PINNED = hasTaskset && cpus().length >= 2
-if (PINNED) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' }) // the load generator
+const EVERY_CORE = `0-${cpus().length - 1}`
+/** This process's threads on `cores` (taskset's list). */
+const pinSelf = (cores: string) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' })
+if (PINNED) pinSelf('1') // the load generator
+
+/**
+ * Runs `spawning` with this process on every core for its while: a child inherits its parent's
+ * cores, and a Redis started from here would otherwise share the load generator's one.
+ */
+export async function onEveryCore<T>(spawning: () => Promise<T>): Promise<T> {
+  if (!PINNED) return spawning()
+  pinSelf(EVERY_CORE)
+  try {
+    return await spawning()
+  } finally {
+    pinSelf('1')
+  }
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -106,7 +123,8 @@ export const novuMock = (name: string, args: string[]): ServerDef => ({
 export async function start(def: ServerDef, { pinned = PINNED, onStdout }: { pinned?: boolean; onStdout?: (text: string) => void } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)
-  const full = pinned ? ['taskset', '-c', '0', cmd!, ...args] : [cmd!, ...args]
+  // Unpinned, on every core: spawned plainly it would inherit this process's one.
+  const full = pinned ? ['taskset', '-c', '0', cmd!, ...args] : PINNED ? ['taskset', '-c', EVERY_CORE, cmd!, ...args] : [cmd!, ...args]
   const started = performance.now()
   const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] })
   const stderr: string[] = []
