@@ -130,6 +130,21 @@ describe.skipIf(redisTestsSkipped())('the journal on Redis, over two instances',
     for (const secret of [KEY, 'secret']) expect(stored.join('\n')).not.toContain(secret)
   })
 
+  it('lists an entry an earlier version stored (one line of JSON) beside the ones it stores', async () => {
+    const { a } = await twoInstances()
+    const client = await redis.client()
+    const earlier = { ...call(1), headers: 'x-trace\nt\nauthorization\n[redacted]', request: '{"n":1}', response: '{"n":1}', requestCut: false, responseCut: false }
+    await client.rpush(`${tenantKeyBase(TENANT)}journal`, `7\n${JSON.stringify(earlier)}`)
+    await client.set(`${tenantKeyBase(TENANT)}journal-id`, 7)
+    // Texts of any length and Latin-1 header values: each read back at its own length.
+    const rawHeaders = ['X-Trace', 'café', 'Authorization', 'ApiKey secret', 'X-Trace', 'ü']
+    a.record(TENANT, call(2, { rawHeaders, requestBody: { text: 'é'.repeat(BODY_LIMIT + 3) }, responseBody: { lines: 'a\nb' } }))
+    const [old, now] = await a.list(TENANT)
+    expect(old).toMatchObject({ id: 7, headers: { 'x-trace': 't', authorization: '[redacted]' }, requestBody: { n: 1 }, responseBody: { n: 1 } })
+    expect(now).toMatchObject({ id: 8, headers: { 'x-trace': 'café, ü', authorization: '[redacted]' }, responseBody: { lines: 'a\nb' }, truncated: true })
+    expect(now!.requestBody).toBe(JSON.stringify({ text: 'é'.repeat(BODY_LIMIT + 3) }).slice(0, BODY_LIMIT))
+  })
+
   it('keeps a tenant’s keys under its base, for 24 hours after its last call', async () => {
     const { a } = await twoInstances()
     a.record(TENANT, call(1))

@@ -1,6 +1,7 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
-import { headersOf, keptOf, selected, shown, type Kept } from './kept-entry.ts'
+import { keptOf, selected, shown, type Kept } from './kept-entry.ts'
+import { isSecretName } from '../log/redact.ts'
 import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
 import { reached } from '../store/store.ts'
 import { defineScripts } from '../redis/redis-define-scripts.ts'
@@ -22,7 +23,7 @@ export interface RedisJournalOptions {
 
 /**
  * A tenant's keys and channel (after its prefix `novu-mock:{tenant}:`):
- *   journal       list: `id\n entry JSON`, oldest first, the newest `size`
+ *   journal       list: `id\n` and the entry as stored (storedText), oldest first, the newest `size`
  *   journal-id    the tenant's last id, so ids increase over every instance, a clear included
  *   journal-live  channel: each entry as it is kept, as the list holds it
  */
@@ -31,7 +32,7 @@ function keysOf(tenant: string) {
   return { entries: `${base}journal`, lastId: `${base}journal-id`, channel: `${base}journal-live` }
 }
 
-/** KEYS: entries, last id. ARGV: size, seconds to live, channel, the entry's JSON. One call is one round trip. */
+/** KEYS: entries, last id. ARGV: size, seconds to live, channel, the entry as stored. One call is one round trip. */
 const RECORD = `
 local id = redis.call('INCR', KEYS[2])
 local kept = id .. '\\n' .. ARGV[4]
@@ -51,7 +52,7 @@ return removed
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 interface Scripts {
-  novuJournalRecord(entries: string, lastId: string, size: number, ttl: number, channel: string, json: string): Promise<unknown>
+  novuJournalRecord(entries: string, lastId: string, size: number, ttl: number, channel: string, stored: string): Promise<unknown>
   novuJournalClear(entries: string): Promise<number>
 }
 
@@ -88,8 +89,8 @@ export class RedisJournal implements JournalPort {
     // The id is Redis's, given as the entry is stored. Sent before the call's answer is written: a
     // verify sent through another instance right after the answer finds the call (its command
     // reaches Redis first). Held to the end of the turn (turn-writes.ts), it might not.
-    const json = storedJson(keptOf(0, call, options))
-    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, json).then(this.recording.over, this.recording.failed)
+    const text = storedText(keptOf(0, call, options))
+    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, text).then(this.recording.over, this.recording.failed)
     flushBeforeAnswer(this.client)
   }
 
@@ -156,23 +157,53 @@ export class RedisJournal implements JournalPort {
   }
 }
 
-/** An entry as Redis holds it, after its id: what `entryOf` reads, the secret already redacted. */
-type Stored = Omit<Kept, 'id' | 'secret' | 'bytes'>
+/**
+ * An entry as Redis holds it after its id, in two lines: this, as JSON, then its texts (headers,
+ * request, response) one after another, each as it is, `lengths` long (-1: none). The texts are
+ * JSON or header lines already: quoted into the entry's JSON they were escaped character by
+ * character on every call, and parsed back on every read.
+ */
+type Stored = Omit<Kept, 'id' | 'secret' | 'bytes' | 'headers' | 'request' | 'response'> & { lengths: number[] }
 
-/** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers) already redacted. */
-function storedJson(kept: Kept): string {
+/** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers' values) already redacted. */
+function storedText(kept: Kept): string {
   const { time, operationId, method, path, url, status, durationMs, violations, note, request, response, requestCut, responseCut, secret } = kept
-  const headers = kept.headers === undefined ? undefined : Object.entries(headersOf(kept.headers)).flat().join('\n')
   // A cut body was redacted as it was cut.
-  const requestShown = request === undefined || requestCut ? request : shown(request, secret)
-  const responseShown = response === undefined || responseCut ? response : shown(response, secret)
-  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, note, headers, request: requestShown, response: responseShown, requestCut, responseCut }
-  return JSON.stringify(stored)
+  const texts = [
+    kept.headers === undefined ? undefined : secretValuesHidden(kept.headers),
+    request === undefined || requestCut ? request : shown(request, secret),
+    response === undefined || responseCut ? response : shown(response, secret),
+  ]
+  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, note, requestCut, responseCut, lengths: texts.map((text) => text?.length ?? -1) }
+  return `${JSON.stringify(stored)}\n${texts.join('')}`
+}
+
+/** Header lines (name, value, name, …) with the values of secret names (redact.ts) replaced, as `headersOf` shows them. */
+function secretValuesHidden(lines: string): string {
+  const split = lines.split('\n')
+  let hidden = false
+  for (let i = 0; i + 1 < split.length; i += 2) {
+    if (!isSecretName(split[i]!)) continue
+    split[i + 1] = '[redacted]'
+    hidden = true
+  }
+  return hidden ? split.join('\n') : lines
 }
 
 function keptFrom(item: string): Kept {
   const at = item.indexOf('\n')
-  return { ...(JSON.parse(item.slice(at + 1)) as Stored), id: Number(item.slice(0, at)), secret: undefined, bytes: 0 }
+  const id = Number(item.slice(0, at))
+  const textsAt = item.indexOf('\n', at + 1)
+  if (textsAt === -1) return keptFromOneJson(id, item.slice(at + 1))
+  const { lengths, ...stored } = JSON.parse(item.slice(at + 1, textsAt)) as Stored
+  let from = textsAt + 1
+  const [headers, request, response] = lengths.map((length) => (length < 0 ? undefined : item.slice(from, (from += length))))
+  return { ...stored, headers, request, response, id, secret: undefined, bytes: 0 }
+}
+
+/** An entry an earlier version kept (one line of JSON, its texts quoted in it; headers already shown as `headersOf` does): read on the same Redis. */
+function keptFromOneJson(id: number, json: string): Kept {
+  return { ...(JSON.parse(json) as Omit<Kept, 'id' | 'secret' | 'bytes'>), id, secret: undefined, bytes: 0 }
 }
 
 /** A failure reported once until the next success, however many calls meet it meanwhile. */
