@@ -8,6 +8,7 @@ import { confirmedWrites } from './redis-wait.ts'
 import { answersPing, connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
 import { CLOCKED } from './redis-clocks.ts'
+import { listed, listedPut, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
 const SEED_KEY = `${KEY_PREFIX}:seed`
@@ -69,9 +70,6 @@ export interface RedisLimits {
   waitReplicas?: number
 }
 
-/** A change listed as `reload`: the instances behind it read the tenant again. */
-const RELOAD = 'reload'
-
 export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, waitReplicas = 1 }: RedisLimits = {}): SharedBackend {
   const scripts = defineScripts<Scripts>(client, {
     novuWrite: { numberOfKeys: 6, lua: WRITE },
@@ -128,7 +126,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
-        ...('rows' in change ? change.rows.flatMap(rowArguments) : []),
+        ...('rows' in change ? change.rows.flatMap((row) => rowArguments(row, JSON.stringify(row.record))) : []),
       ))
       return answer === -1 ? 'conflict' : answer
     },
@@ -137,12 +135,10 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       await listTenant(tenant, version)
       const keys = keysOf(tenant)
       const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
-      const args = puts.flatMap(({ rows, record }) => [
-        listed({ type: 'put', tenant, rows }, listedChange),
-        record ? keyRecordJson(record) : '',
-        rows.length,
-        ...rows.flatMap(rowArguments),
-      ])
+      const args = puts.flatMap(({ rows, record }) => {
+        const records = recordTexts(rows)
+        return [listedPut(tenant, rows, records, listedChange), record ? keyRecordJson(record) : '', rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
+      })
       const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args))
       return answer === -1 ? 'conflict' : answer
     },
@@ -200,17 +196,6 @@ async function deleteTenants(client: RedisClient, tenants: readonly string[]): P
     const some = tenants.slice(i, i + BATCH)
     await Promise.all([client.srem(TENANTS_KEY, ...some), client.zrem(CALLED_KEY, ...some), client.srem(CLOCKED, ...some)])
   }
-}
-
-const rowArguments = ({ kind, id, record, seq }: OverlayRow): string[] => [
-  `${kind} ${id}`,
-  seq === undefined ? 'keep' : seq > 0 ? 'new' : '0',
-  JSON.stringify(record),
-]
-
-const listed = (change: Change, limit: number) => {
-  const json = JSON.stringify(change)
-  return json.length > limit ? RELOAD : json
 }
 
 /** The script's answer; `reload` when a change past the version held was too large to be listed. */
