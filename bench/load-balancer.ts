@@ -25,7 +25,7 @@ import { Redis } from 'ioredis'
 import { startNginx, type Nginx } from '../test/helpers/nginx.ts'
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
-import { cpuMs, machineCpuMs, novuMock, onEveryCore, PINNED, start, stop, treeCpuMs, type Running } from './lib/processes.ts'
+import { cpuMs, machineCpuMs, novuMock, PINNED, start, stop, treeCpuMs, type Running } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 
 const SECONDS = Number(process.env.BENCH_LB_SECONDS ?? 5)
@@ -133,7 +133,7 @@ function print(results: Record<string, Record<string, Reading>>, setups: Setup[]
   }
 }
 
-const redis = await onEveryCore(startRedis)
+const redis = await startRedis()
 const running: Running[] = []
 const proxies: Nginx[] = []
 try {
