@@ -71,7 +71,7 @@ export function probe(port: number, method: string, path: string, body?: unknown
 }
 
 /** One request of a tenant with no time limit: a whole state of 200,000 connections is tens of MB. */
-export function call(port: number, method: string, path: string, tenant: string, body?: string): Promise<{ status: number; text: string }> {
+export function call(port: number, method: string, path: string, tenant: string, body?: string | Uint8Array): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers = { Authorization: `ApiKey ${tenant}`, 'Content-Type': 'application/json', ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) }
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {

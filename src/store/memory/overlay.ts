@@ -99,9 +99,17 @@ function* overlaidMap<V>(base: ReadonlyMap<string, V>, rows: readonly OverlayRow
   const recordOf = (row: OverlayRow) => row.record as V
   const inPlace = rows.filter((row) => !row.seq)
   const added = rows.filter((row) => row.seq && row.record !== null).sort((a, b) => a.seq! - b.seq!)
-  // Only replaced and new records: the shared base stays, under a small layer.
-  const layered = inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))
-  const map = layered ? new Map<string, V>() : new Map(base)
+  // Only replaced and new records, few beside the base: the shared base stays, under a small layer.
+  // More, and LayeredMap would fold them into a copy of the base in one step: the copy is made here, a step per record.
+  const layered =
+    rows.length * rows.length <= base.size && inPlace.every((row) => row.record !== null && base.has(row.id)) && added.every((row) => !base.has(row.id))
+  const map = new Map<string, V>()
+  if (!layered) {
+    for (const [id, record] of base) {
+      map.set(id, record)
+      yield
+    }
+  }
   for (const row of inPlace) {
     if (row.record === null) map.delete(row.id)
     else map.set(row.id, recordOf(row))
