@@ -55,6 +55,20 @@ describe.skipIf(redisTestsSkipped())('the journal on Redis, over two instances',
     expect(await b.list('another tenant')).toEqual([])
   })
 
+  it('appends the entries of calls answered together with one script, each with the next id, in order', async () => {
+    const { a } = await twoInstances()
+    const client = await redis.client()
+    // Scripts run, as EVALSHA or as EVAL when Redis had not loaded them yet.
+    const scripts = async () => [...(await client.info('commandstats')).matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0)
+    const before = await scripts()
+    for (let n = 0; n < 5; n++) a.record(TENANT, call(n))
+    await Promise.resolve()
+    const listed = await a.list(TENANT)
+    expect(listed.map((entry) => entry.id)).toEqual([1, 2, 3, 4, 5])
+    expect(ns(listed)).toEqual([0, 1, 2, 3, 4])
+    expect((await scripts()) - before).toBe(1)
+  })
+
   it('keeps the last `size` calls of a tenant over both, and a clear on one clears for both', async () => {
     const { a, b } = await twoInstances(5)
     for (let n = 0; n < 4; n++) a.record(TENANT, call(n))

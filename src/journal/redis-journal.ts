@@ -5,7 +5,7 @@ import { isSecretName } from '../log/redact.ts'
 import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
 import { reached } from '../store/store.ts'
 import { defineScripts } from '../redis/redis-define-scripts.ts'
-import { flushBeforeAnswer } from '../redis/turn-writes.ts'
+import { beforeAnswer } from '../redis/turn-writes.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -32,15 +32,19 @@ function keysOf(tenant: string) {
   return { entries: `${base}journal`, lastId: `${base}journal-id`, channel: `${base}journal-live` }
 }
 
-/** KEYS: entries, last id. ARGV: size, seconds to live, channel, the entry as stored. One call is one round trip. */
+/** KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as stored, in order: each gets the next id. */
 const RECORD = `
-local id = redis.call('INCR', KEYS[2])
-local kept = id .. '\\n' .. ARGV[4]
-redis.call('RPUSH', KEYS[1], kept)
+local count = #ARGV - 3
+local id = redis.call('INCRBY', KEYS[2], count) - count
+for i = 4, #ARGV do
+  id = id + 1
+  local kept = id .. '\\n' .. ARGV[i]
+  redis.call('RPUSH', KEYS[1], kept)
+  redis.call('PUBLISH', ARGV[3], kept)
+end
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[1]), -1)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
-redis.call('PUBLISH', ARGV[3], kept)
 `
 
 /** KEYS: entries. Answers how many were removed. */
@@ -52,7 +56,7 @@ return removed
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 interface Scripts {
-  novuJournalRecord(entries: string, lastId: string, size: number, ttl: number, channel: string, stored: string): Promise<unknown>
+  novuJournalRecord(entries: string, lastId: string, size: number, ttl: number, channel: string, ...stored: string[]): Promise<unknown>
   novuJournalClear(entries: string): Promise<number>
 }
 
@@ -71,6 +75,8 @@ export class RedisJournal implements JournalPort {
   /** Opened for the first listener: a connection that subscribes takes no other command. */
   private subscriber: RedisClient | undefined
   private readonly tenantOfChannel = new Map<string, string>()
+  /** Per tenant, the entries recorded since its last script was sent (as stored). */
+  private readonly waiting = new Map<string, string[]>()
   private closed = false
 
   constructor({ client, size, maxSubscribers = MAX_SUBSCRIBERS, onError = () => {} }: RedisJournalOptions) {
@@ -85,18 +91,30 @@ export class RedisJournal implements JournalPort {
   /** Keeps the call, on Redis, in the background: a failure is reported through `onError`, never to the caller. */
   record(tenant: string, call: JournalCall, options?: RecordOptions): void {
     if (this.size === 0) return
-    const { entries, lastId, channel } = keysOf(tenant)
-    // The id is Redis's, given as the entry is stored. Sent before the call's answer is written: a
-    // verify sent through another instance right after the answer finds the call (its command
-    // reaches Redis first). Held to the end of the turn (turn-writes.ts), it might not.
     const text = storedText(keptOf(0, call, options))
-    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, text).then(this.recording.over, this.recording.failed)
-    flushBeforeAnswer(this.client)
+    const waiting = this.waiting.get(tenant)
+    if (waiting) return void waiting.push(text)
+    this.waiting.set(tenant, [text])
+    // Sent before the call's answer is written: a verify sent through another instance right after
+    // the answer finds the call (its command reaches Redis first). Held to the end of the turn
+    // (turn-writes.ts), it might not. The entries of the calls answering meanwhile go with it.
+    beforeAnswer(this.client, () => this.send(tenant))
+  }
+
+  /** The tenant's entries waiting, appended by one script: the ids are Redis's, given in their order. */
+  private send(tenant: string): void {
+    const texts = this.waiting.get(tenant)
+    if (!texts) return
+    this.waiting.delete(tenant)
+    const { entries, lastId, channel } = keysOf(tenant)
+    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, ...texts).then(this.recording.over, this.recording.failed)
   }
 
   async list(tenant: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {
     const { limit, ...narrowing } = filter
     const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
+    // What this instance recorded before is listed: its entries still waiting go first.
+    this.send(tenant)
     const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
     // One entry asked for by id: the others are not parsed.
     const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
@@ -104,6 +122,7 @@ export class RedisJournal implements JournalPort {
   }
 
   clear(tenant: string): Promise<number> {
+    this.send(tenant)
     return reached(this.scripts.novuJournalClear(keysOf(tenant).entries))
   }
 

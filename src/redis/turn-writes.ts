@@ -8,6 +8,8 @@ interface Held {
   sockets: Set<Writable>
   /** What sends its commands at the end of the turn, before they are written (beforeTurnWrite). */
   senders: (() => void)[]
+  /** What sends its commands before the calls answering now write their answers (beforeAnswer). */
+  answerSenders: (() => void)[]
   /** A flush at the end of the event loop's turn (setImmediate). */
   atTurnEnd: boolean
   /** A flush before the current code's continuations run (a microtask). */
@@ -26,7 +28,7 @@ const heldOf = new WeakMap<RedisClient, Held>()
  * connection is held back on its own, so the commands of one node leave together.
  */
 export function writeInTurns(client: RedisClient): void {
-  const held: Held = { sockets: new Set(), senders: [], atTurnEnd: false, soon: false }
+  const held: Held = { sockets: new Set(), senders: [], answerSenders: [], atTurnEnd: false, soon: false }
   heldOf.set(client, held)
   if (!client.isCluster) return holdBack(client as Redis, held)
   const cluster = client as Cluster
@@ -40,12 +42,20 @@ export function writeInTurns(client: RedisClient): void {
  */
 export function flushBeforeAnswer(client: RedisClient): void {
   const held = heldOf.get(client)
-  if (!held || held.soon || held.sockets.size === 0) return
-  held.soon = true
-  queueMicrotask(() => {
-    held.soon = false
-    flush(held)
-  })
+  if (!held || held.sockets.size === 0) return
+  soon(held)
+}
+
+/**
+ * Runs `send` in that same microtask (flushBeforeAnswer), before what is held is written: the
+ * commands it sends are in Redis before the calls answering now write their answers, and it can
+ * send in one what those calls asked for one by one.
+ */
+export function beforeAnswer(client: RedisClient, send: () => void): void {
+  const held = heldOf.get(client)
+  if (!held) return void queueMicrotask(send)
+  held.answerSenders.push(send)
+  soon(held)
 }
 
 /**
@@ -87,6 +97,17 @@ function atTurnEnd(held: Held): void {
   setImmediate(() => {
     for (const send of held.senders.splice(0)) send()
     held.atTurnEnd = false
+    flush(held)
+  })
+}
+
+/** The answer senders run, then what is held written, before the code now running goes on (a microtask). */
+function soon(held: Held): void {
+  if (held.soon) return
+  held.soon = true
+  queueMicrotask(() => {
+    held.soon = false
+    for (const send of held.answerSenders.splice(0)) send()
     flush(held)
   })
 }
