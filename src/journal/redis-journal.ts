@@ -6,6 +6,7 @@ import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-co
 import { reached } from '../store/store.ts'
 import { defineScripts } from '../redis/redis-define-scripts.ts'
 import { beforeAnswer } from '../redis/turn-writes.ts'
+import { keyedBatches } from '../lib/keyed-batches.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
 export const JOURNAL_TTL_SECONDS = 24 * 60 * 60
@@ -75,8 +76,16 @@ export class RedisJournal implements JournalPort {
   /** Opened for the first listener: a connection that subscribes takes no other command. */
   private subscriber: RedisClient | undefined
   private readonly tenantOfChannel = new Map<string, string>()
-  /** Per tenant, the entries recorded since its last script was sent (as stored). */
-  private readonly waiting = new Map<string, string[]>()
+  /**
+   * Per tenant, the entries recorded since its last script was sent (as stored). Sent before the
+   * calls' answers are written: a verify sent through another instance right after an answer finds
+   * the call (its command reaches Redis first). Held to the end of the turn (turn-writes.ts), it
+   * might not. The entries of the calls answering meanwhile go with it.
+   */
+  private readonly waiting = keyedBatches<string, void>(
+    (_tenant, flush) => beforeAnswer(this.client, flush),
+    (tenant, texts) => this.send(tenant, texts),
+  )
   private closed = false
 
   constructor({ client, size, maxSubscribers = MAX_SUBSCRIBERS, onError = () => {} }: RedisJournalOptions) {
@@ -91,21 +100,11 @@ export class RedisJournal implements JournalPort {
   /** Keeps the call, on Redis, in the background: a failure is reported through `onError`, never to the caller. */
   record(tenant: string, call: JournalCall, options?: RecordOptions): void {
     if (this.size === 0) return
-    const text = storedText(keptOf(0, call, options))
-    const waiting = this.waiting.get(tenant)
-    if (waiting) return void waiting.push(text)
-    this.waiting.set(tenant, [text])
-    // Sent before the call's answer is written: a verify sent through another instance right after
-    // the answer finds the call (its command reaches Redis first). Held to the end of the turn
-    // (turn-writes.ts), it might not. The entries of the calls answering meanwhile go with it.
-    beforeAnswer(this.client, () => this.send(tenant))
+    this.waiting.add(tenant, storedText(keptOf(0, call, options)))
   }
 
   /** The tenant's entries waiting, appended by one script: the ids are Redis's, given in their order. */
-  private send(tenant: string): void {
-    const texts = this.waiting.get(tenant)
-    if (!texts) return
-    this.waiting.delete(tenant)
+  private send(tenant: string, texts: string[]): void {
     const { entries, lastId, channel } = keysOf(tenant)
     this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, ...texts).then(this.recording.over, this.recording.failed)
   }
@@ -114,7 +113,7 @@ export class RedisJournal implements JournalPort {
     const { limit, ...narrowing } = filter
     const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
     // What this instance recorded before is listed: its entries still waiting go first.
-    this.send(tenant)
+    this.waiting.flush(tenant)
     const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
     // One entry asked for by id: the others are not parsed.
     const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
@@ -122,7 +121,7 @@ export class RedisJournal implements JournalPort {
   }
 
   clear(tenant: string): Promise<number> {
-    this.send(tenant)
+    this.waiting.flush(tenant)
     return reached(this.scripts.novuJournalClear(keysOf(tenant).entries))
   }
 

@@ -8,6 +8,7 @@ import type { SeenVersions } from '../faults/seen-versions.ts'
 import type { PendingTime } from '../../clock/tenant-clocks.ts'
 import { clockKey, TENANT_TIME } from '../../store/redis/redis-clocks.ts'
 import { beforeTurnWrite } from '../../redis/turn-writes.ts'
+import { keyedBatches } from '../../lib/keyed-batches.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its fault rules' hash, its
@@ -78,8 +79,11 @@ export class RedisRateLimiter implements RateLimitPort {
   private readonly rules: BucketRules
   /** An idle bucket is dropped after this long. */
   private readonly ttlMs: number
-  /** Per tenant, the calls of this turn waiting for their tokens. */
-  private readonly asked = new Map<string, Asked[]>()
+  /** Per tenant, the calls of this turn waiting for their tokens, sent as the turn's commands leave. */
+  private readonly asked = keyedBatches<Asked, void>(
+    (_tenant, flush) => beforeTurnWrite(this.client, flush),
+    (tenant, calls) => this.send(tenant, calls),
+  )
 
   constructor(
     private readonly client: RedisClient,
@@ -99,13 +103,7 @@ export class RedisRateLimiter implements RateLimitPort {
    * clock itself, so the token is taken in the trip that reads the clock, at the same time.
    */
   take(tenant: string, now: number | PendingTime, operationId: string): Promise<RateLimitHeaders> {
-    return new Promise((resolve, reject) => {
-      const asked: Asked = { now, operationId, resolve, reject }
-      const waiting = this.asked.get(tenant)
-      if (waiting) return void waiting.push(asked)
-      this.asked.set(tenant, [asked])
-      beforeTurnWrite(this.client, () => this.send(tenant))
-    })
+    return new Promise((resolve, reject) => this.asked.add(tenant, { now, operationId, resolve, reject }))
   }
 
   async refill(tenant: string): Promise<void> {
@@ -113,9 +111,7 @@ export class RedisRateLimiter implements RateLimitPort {
   }
 
   /** Takes the tokens the tenant's calls of this turn asked for, in one script; answers each call. */
-  private send(tenant: string): void {
-    const calls = this.asked.get(tenant) ?? []
-    this.asked.delete(tenant)
+  private send(tenant: string, calls: Asked[]): void {
     const { burst, perSecond } = this.rules
     const args = calls.flatMap(({ now }) => (typeof now === 'number' ? [now, '', ''] : ['', now.realMs, JSON.stringify(now.start)]))
     reached(this.scripts.novuRateTake(bucketKey(tenant), faultsKey(tenant), clockKey(tenant), burst, perSecond, this.ttlMs, ...args)).then(

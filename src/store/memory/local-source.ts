@@ -33,11 +33,17 @@ export const localSource =
       }
     }
 
+    /** `work` over the tenant's records as they stand: its result, and the records after it (none when it changed nothing). */
+    const ranOver = <T>(tenant: string, work: (tx: PendingTransaction) => T) => {
+      const data = memory.dataOf(tenant)
+      const tx = new PendingTransaction(data)
+      const result = work(tx)
+      return { data, tx, result, next: tx.commit() }
+    }
+
     /** `work` over the tenant's records as they stand, what it put applied at once: in memory alone, nothing is stored first. */
     const changedInMemory = <T>(tenant: string, work: (tx: PendingTransaction) => T): T => {
-      const tx = new PendingTransaction(memory.dataOf(tenant))
-      const result = work(tx)
-      const next = tx.commit()
+      const { result, next } = ranOver(tenant, work)
       if (next) memory.apply(tenant, next)
       return result
     }
@@ -81,10 +87,7 @@ export const localSource =
           : serialized(tenant, () =>
               attempt(tenant, async () => {
                 if (!backend) return changedInMemory(tenant, work)
-                const data = memory.dataOf(tenant)
-                const tx = new PendingTransaction(data)
-                const result = work(tx)
-                const next = tx.commit()
+                const { data, tx, result, next } = ranOver(tenant, work)
                 if (!next) return result
                 await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
                 memory.apply(tenant, next)

@@ -1,3 +1,5 @@
+import { keyedBatches } from '../../lib/keyed-batches.ts'
+
 /** Runs a task after the tenant's earlier ones (and before its later ones). */
 type Serialized = (tenant: string, task: () => Promise<void>) => Promise<void>
 
@@ -6,18 +8,8 @@ type Serialized = (tenant: string, task: () => Promise<void>) => Promise<void>
  * to `run` together when it comes; an item arriving once that turn has begun waits for the next.
  */
 export function turnBatches<Item>(serialized: Serialized, run: (tenant: string, items: Item[]) => Promise<void>): (tenant: string, item: Item) => void {
-  /** Per tenant, the items waiting for a turn not yet begun. */
-  const waiting = new Map<string, Item[]>()
-  return (tenant, item) => {
-    const batch = waiting.get(tenant)
-    if (batch) return void batch.push(item)
-    const items = [item]
-    waiting.set(tenant, items)
-    void serialized(tenant, async () => {
-      waiting.delete(tenant)
-      await run(tenant, items)
-    })
-  }
+  const batches = keyedBatches<Item, Promise<void>>((tenant, flush) => void serialized(tenant, async () => flush()), run)
+  return batches.add
 }
 
 /**
