@@ -1,13 +1,18 @@
 /**
  * A large tenant made beside another tenant's calls (issue 40, point 4): `POST /__admin/tenants`
  * with BENCH_ROWS subscribers, connections and messages (100,000 by default), then
- * `PUT /__admin/state` of a state as large as the admin body limit takes, while another tenant
- * reads one subscriber every 10 ms. Prints how long each took and what the other tenant's calls
- * waited meanwhile (median, 99th percentile, longest), against the same calls on an idle server.
+ * `PUT /__admin/state` of a state as large as the admin body limit takes, then that state saved as
+ * a snapshot, the tenant reset, the snapshot restored and deleted, while another tenant reads one
+ * subscriber every 10 ms. Prints how long each took and what the other tenant's calls waited
+ * meanwhile (median, 99th percentile, longest), against the same calls on an idle server.
  *
  *   npm run bench:tenant                     # about a minute
+ *   npm run bench:tenant -- --db             # the same with a store file (--db)
  *   BENCH_ROWS=300000 npm run bench:tenant
  */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { call, novuMock, sleep, start, stop } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 
@@ -49,7 +54,8 @@ async function measured(port: number, work: () => Promise<Answer>, expected: num
   return { ms: performance.now() - started, bystander: summary(await reads) }
 }
 
-const server = await start(novuMock('novu-mock', []), { pinned: false })
+const DB = process.argv.includes('--db')
+const server = await start(novuMock('novu-mock', DB ? ['--db', join(mkdtempSync(join(tmpdir(), 'novu-mock-bench-')), 'state.db')] : []), { pinned: false })
 try {
   const { port } = server
   const idle = await measured(port, () => sleep(2000).then(() => ({ status: 200, text: '' })), 200)
@@ -58,13 +64,22 @@ try {
   // As bytes before the clock starts: encoding 50 MB of text while the bystander reads would hold this process, not the server, for ~60 ms.
   const state = Buffer.from((await call(port, 'GET', '/__admin/state', 'bench-import-source')).text)
   const put = await measured(port, () => call(port, 'PUT', '/__admin/state', 'bench-import', state), 200)
-  const results = { rows: ROWS, importRows: IMPORT, importMb: Buffer.byteLength(state) / 2 ** 20, idle: idle.bystander, create, put }
+  const snapshotCalls = [
+    ['POST /__admin/snapshots', () => call(port, 'POST', '/__admin/snapshots', 'bench-import', JSON.stringify({ name: 'imported' })), 201],
+    ['POST /__admin/reset', () => call(port, 'POST', '/__admin/reset', 'bench-import'), 200],
+    ['POST /__admin/snapshots/imported/restore', () => call(port, 'POST', '/__admin/snapshots/imported/restore', 'bench-import'), 200],
+    ['DELETE /__admin/snapshots/imported', () => call(port, 'DELETE', '/__admin/snapshots/imported', 'bench-import'), 200],
+  ] as const
+  const snapshots: { name: string; ms: number; bystander: ReturnType<typeof summary> }[] = []
+  for (const [name, work, expected] of snapshotCalls) snapshots.push({ name, ...(await measured(port, work, expected)) })
+  const results = { db: DB, rows: ROWS, importRows: IMPORT, importMb: Buffer.byteLength(state) / 2 ** 20, idle: idle.bystander, create, put, snapshots }
   const row = (name: string, ms: number | undefined, b: ReturnType<typeof summary>) =>
     `| ${name} | ${ms === undefined ? '–' : (ms / 1000).toFixed(1)} | ${b.reads} | ${b.p50.toFixed(1)} | ${b.p99.toFixed(1)} | ${b.max.toFixed(1)} |`
   console.log(`| what | seconds | bystander reads | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|`)
   console.log(row('idle server', undefined, idle.bystander))
   console.log(row(`POST /__admin/tenants, ${ROWS.toLocaleString('en')} of each`, create.ms, create.bystander))
   console.log(row(`PUT /__admin/state, ${results.importMb.toFixed(0)} MB (${IMPORT.subscribers}/${IMPORT.channelConnections}/${IMPORT.messages})`, put.ms, put.bystander))
+  for (const { name, ms, bystander } of snapshots) console.log(row(`${name}, that state`, ms, bystander))
   console.log(`raw results: ${writeResults(results, '-large-tenant')}`)
 } finally {
   await stop(server)

@@ -30,3 +30,12 @@ export async function inSlices<T>(steps: Steps<T>, stepsPerLook = STEPS_PER_LOOK
     }
   }
 }
+
+/** The steps, `check` called before each: it throws to end them (a file closed meanwhile). */
+export function* checkedSteps(steps: Steps<void>, check: () => void): Steps<void> {
+  check()
+  for (let step = steps.next(); !step.done; step = steps.next()) {
+    yield
+    check()
+  }
+}

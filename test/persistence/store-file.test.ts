@@ -48,6 +48,24 @@ describe('the --db file', () => {
     await again.close()
   })
 
+  it('converts a JSON store whose snapshot holds thousands of rows: the snapshot and the tenant each keep their own', { timeout: 60_000 }, async () => {
+    const seed = await seedState()
+    const snapshot: TenantState = structuredClone(seed)
+    const model = seed.channelConnections[0]!
+    for (let i = 0; i < 2_500; i++) snapshot.channelConnections.push({ ...model, _id: `c0ffee${i.toString(16).padStart(18, '0')}`, identifier: `converted-${i}` })
+    const written: TenantState = structuredClone(seed)
+    written.subscribers[0]!.firstName = 'Converted'
+    const file = dbFile('state.json')
+    writeFileSync(file, JSON.stringify({ version: 1, tenants: { written }, snapshots: { written: { large: { createdAt: '2026-01-02T03:04:05.000Z', state: snapshot } } } }))
+
+    const server = await startTestServer({ db: file })
+    const auth = { Authorization: 'ApiKey written' }
+    expect(await readState(server.url, auth)).toEqual(written)
+    expect((await request(server.url).post('/__admin/snapshots/large/restore').set(auth)).status).toBe(200)
+    expect(await readState(server.url, auth)).toEqual(snapshot)
+    await server.close()
+  })
+
   it('is locked while a process runs on it: a second one stops with one line saying so', { timeout: 30_000 }, async () => {
     const db = dbFile()
     const first = await startCli(['--port', '0', '--log-level', 'silent', '--db', db])

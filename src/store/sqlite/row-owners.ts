@@ -1,16 +1,16 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { inSlices, type Steps } from '../../lib/slices.ts'
+import { checkedSteps, inSlices, type Steps } from '../../lib/slices.ts'
 import type { OverlayRow } from '../store-backend.ts'
 
 type Database = BetterSqlite3.Database
 
 /**
- * A replace of at least this many rows is written in steps (docs/decisions.md, 2026-11-26): one
- * transaction of 115,000 rows (a 50 MB state) held every other call for 0.65 s.
+ * A change that moves at least this many rows is written in steps (docs/decisions.md, 2026-11-26
+ * and 2026-11-27): one transaction of 115,000 rows (a 50 MB state) held every other call for 0.65 s.
  */
 export const STEPPED_ROWS = 2_000
-/** Rows written, or removed, in one transaction of a stepped replace: a few milliseconds. */
-const ROWS_PER_STEP = 1_000
+/** Rows written, copied or removed in one step: a few milliseconds. */
+export const ROWS_PER_STEP = 1_000
 
 /** An owner's name starts with this, which no tenant name has. */
 const OWNER_MARK = '\u0001'
@@ -28,11 +28,13 @@ export class RowOwners {
   private readonly owners = new Map<string, string>()
   private readonly point: BetterSqlite3.Statement<[string, string]>
   private readonly unpoint: BetterSqlite3.Statement<[string]>
+  private readonly countSome: BetterSqlite3.Statement<[string]>
 
   constructor(private readonly db: Database) {
     for (const { tenant, owner } of db.prepare<[], { tenant: string; owner: string }>('SELECT tenant, owner FROM row_owners').iterate()) this.owners.set(tenant, owner)
     this.point = db.prepare('INSERT OR REPLACE INTO row_owners VALUES (?, ?)')
     this.unpoint = db.prepare('DELETE FROM row_owners WHERE tenant = ?')
+    this.countSome = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM records WHERE tenant = ? LIMIT ${STEPPED_ROWS})`).pluck()
     // Rows a stepped replace left when the process stopped: a new owner not pointed at yet, or an old one not yet emptied.
     db.exec(`DELETE FROM records WHERE ${UNDER_AN_OWNER} AND tenant NOT IN (SELECT owner FROM row_owners)`)
     db.exec('DELETE FROM records WHERE tenant IN (SELECT tenant FROM row_owners)')
@@ -57,29 +59,41 @@ export class RowOwners {
     this.owners.delete(tenant)
   }
 
+  /** Whether the tenant holds enough rows that replacing them is done in steps. */
+  holdsMany(tenant: string): boolean {
+    return (this.countSome.get(this.ownerOf(tenant)) as number) >= STEPPED_ROWS
+  }
+
   /**
-   * Writes `rows` under a fresh owner in steps, then, in one transaction with `alsoInIt`, points
-   * the tenant at them; the old rows are removed in steps after. `write` puts one row under an owner.
+   * Writes the tenant's new rows under a fresh owner, a step at a time (`fill`), then runs
+   * `transact`, which points the tenant at them (`point`) in one transaction with whatever goes
+   * with it; the old rows are removed in steps after. `open` throws once the file is closed.
    */
-  async replaceInSteps(tenant: string, rows: readonly OverlayRow[], write: (owner: string, row: OverlayRow) => void, alsoInIt: () => void, open: () => void): Promise<void> {
+  async replaceInSteps(tenant: string, fill: (owner: string) => Steps<void>, transact: (point: () => void) => void, open: () => void): Promise<void> {
     const owner = `${OWNER_MARK}${tenant}${OWNER_MARK}${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
-    const writeSome = this.db.transaction((some: readonly OverlayRow[]) => {
-      for (const row of some) write(owner, row)
-    })
-    await inSlices(this.stepsOver(rows, (some) => (open(), writeSome(some))), 1)
+    await inSlices(checkedSteps(fill(owner), open), 1)
     const old = this.ownerOf(tenant)
     open()
-    this.db.transaction(() => {
-      alsoInIt()
-      this.point.run(tenant, owner)
-    })()
-    this.owners.set(tenant, owner)
+    try {
+      transact(() => {
+        this.point.run(tenant, owner)
+        this.owners.set(tenant, owner)
+      })
+    } catch (error) {
+      if (old === tenant) this.owners.delete(tenant)
+      else this.owners.set(tenant, old)
+      throw error
+    }
     void inSlices(this.removal(tenant, owner, old), 1).catch(() => undefined)
   }
 
-  private *stepsOver(rows: readonly OverlayRow[], write: (some: readonly OverlayRow[]) => void): Steps<void> {
+  /** `rows` written under `owner` by `write`, a step of them per transaction. */
+  *written(owner: string, rows: readonly OverlayRow[], write: (owner: string, row: OverlayRow) => void): Steps<void> {
+    const writeSome = this.db.transaction((some: readonly OverlayRow[]) => {
+      for (const row of some) write(owner, row)
+    })
     for (let from = 0; from < rows.length; from += ROWS_PER_STEP) {
-      write(rows.slice(from, from + ROWS_PER_STEP))
+      writeSome(rows.slice(from, from + ROWS_PER_STEP))
       yield
     }
   }

@@ -1,7 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
-import { RowOwners, STEPPED_ROWS, UNDER_AN_OWNER } from './row-owners.ts'
+import { RowOwners, UNDER_AN_OWNER } from './row-owners.ts'
+import { SnapshotRows } from './snapshot-rows.ts'
+import { removalsBefore, steppedChanges, type SteppedChange } from './stepped-changes.ts'
 import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from '../store-backend.ts'
 import type { KeyRecord } from '../store.ts'
 
@@ -45,6 +47,7 @@ interface RowOfTable {
  */
 export function sqliteBackend(db: Database): StoreBackend {
   const owners = new RowOwners(db)
+  const snapshots = new SnapshotRows(db)
   const statements = prepare(db, owners)
   const writeAll = db.transaction((changes: readonly Change[]) => {
     for (const change of changes) statements.apply(change)
@@ -66,11 +69,28 @@ export function sqliteBackend(db: Database): StoreBackend {
   const isOpen = () => {
     if (closed) throw new Error('the store file is closed')
   }
-  /** A large state's rows written in steps; the changes written with it, in the transaction that makes them the tenant's. */
-  const writeInSteps = async (large: Change & { type: 'replace' }, changes: readonly Change[]) => {
+  const steppedOf = steppedChanges(owners, snapshots, statements, isOpen)
+  /** A change that moves many rows, written in steps; the write's other changes in the transaction that makes it. */
+  const writeInSteps = async (stepped: SteppedChange, before: readonly Change[], after: readonly Change[]) => {
     if (batch.length > 0) await writeThisTick()
-    const others = changes.filter((change) => change !== large)
-    await owners.replaceInSteps(large.tenant, large.rows, statements.putRow, () => others.forEach(statements.apply), isOpen)
+    await stepped((made) => {
+      isOpen()
+      db.transaction(() => {
+        before.forEach(statements.apply)
+        made()
+        after.forEach(statements.apply)
+      })()
+    })
+  }
+  const write = (changes: readonly Change[]): Promise<void> => {
+    const removal = removalsBefore(snapshots, changes)
+    if (removal) return removal.then(() => write(changes))
+    for (let i = 0; i < changes.length; i++) {
+      const stepped = steppedOf(changes[i]!, i === 0)
+      if (stepped) return writeInSteps(stepped, changes.slice(0, i), changes.slice(i + 1))
+    }
+    batch.push(...changes)
+    return writeThisTick()
   }
   return {
     kind: 'sqlite',
@@ -84,12 +104,7 @@ export function sqliteBackend(db: Database): StoreBackend {
       if (gone.length > 0) expireAll(gone)
       return gone
     },
-    write(changes) {
-      const large = changes.find((change) => change.type === 'replace' && change.rows.length >= STEPPED_ROWS)
-      if (large) return writeInSteps(large as Change & { type: 'replace' }, changes)
-      batch.push(...changes)
-      return writeThisTick()
-    },
+    write,
     async close() {
       if (closed) return
       if (batch.length > 0) flush()
@@ -133,6 +148,8 @@ function prepare(db: Database, owners: RowOwners) {
   }
   return {
     putRow,
+    listSnapshot: addSnapshot,
+    unlistSnapshot: dropSnapshot,
     /** Everything stored of the tenant goes. */
     drop(tenant: string): void {
       dropRows(owners.ownerOf(tenant))
