@@ -121,6 +121,16 @@ describe.skipIf(skipped)('several instances on one Redis', () => {
     expect(await fcmTokens(a.url, auth)).not.toContain('after-snapshot')
   })
 
+  it('stores a state of 60,000 connections put through one instance, read whole on the other', { timeout: 60_000 }, async () => {
+    const source = { Authorization: `ApiKey large-source-${Math.random().toString(36).slice(2)}` }
+    const apiKey = source.Authorization.replace('ApiKey ', '')
+    expect((await request(a.url).post('/__admin/tenants').set(freshTenant()).send({ apiKey, seed: 7, channelConnections: 60_000 })).status).toBe(201)
+    const large = await readState(a.url, source)
+    const auth = freshTenant()
+    expect((await request(a.url).put('/__admin/state').set(auth).send(large)).status).toBe(200)
+    expect((await readState(b.url, auth)).channelConnections).toEqual(large.channelConnections)
+  })
+
   it('shows a reset through one instance on every instance, the reset of all tenants too', async () => {
     const [first, second] = [freshTenant(), freshTenant()]
     for (const auth of [first, second]) expect((await appendToken(a.url, auth, 'to-be-reset')).status).toBe(200)

@@ -18,10 +18,17 @@ const CALLED_KEY = `${KEY_PREFIX}:called`
 const BATCH = 500
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
+/**
+ * A script's arguments: a list among them is sent as its items (ioredis flattens one level), so
+ * that the rows of a large state are never spread into one call's arguments, which overflows
+ * the stack at some 100,000 of them.
+ */
+type Argument = string | number | readonly (string | number)[]
+
 interface Scripts {
-  novuWrite(...args: (string | number)[]): Promise<number>
+  novuWrite(...args: Argument[]): Promise<number>
   /** The number of keys first: a put's idempotency record is a key of its own. */
-  novuPuts(keys: number, ...args: (string | number)[]): Promise<number>
+  novuPuts(keys: number, ...args: Argument[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
 }
 type Nested = string | number | null | Nested[]
@@ -126,7 +133,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
-        ...('rows' in change ? change.rows.flatMap((row) => rowArguments(row, JSON.stringify(row.record))) : []),
+        'rows' in change ? change.rows.flatMap((row) => rowArguments(row, JSON.stringify(row.record))) : [],
       ))
       return answer === -1 ? 'conflict' : answer
     },
@@ -139,7 +146,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         const records = recordTexts(rows)
         return [listedPut(tenant, rows, records, listedChange), record ? keyRecordJson(record) : '', rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
       })
-      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, ...recordKeys, version, LOG_LENGTH, ...args))
+      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, recordKeys, version, LOG_LENGTH, args))
       return answer === -1 ? 'conflict' : answer
     },
 
