@@ -8,13 +8,15 @@
  *
  *   npm run bench:tenant                     # about a minute
  *   npm run bench:tenant -- --db             # the same with a store file (--db)
+ *   npm run bench:tenant -- --redis          # the same on a redis-server of its own
  *   BENCH_ROWS=300000 npm run bench:tenant
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { call, novuMock, sleep, start, stop } from './lib/processes.ts'
+import { call, novuMock, onEveryCore, sleep, start, stop } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
+import { startRedis } from '../test/helpers/redis-server.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
 /** An imported state within the 64 MiB admin body: connections are small, messages large. */
@@ -55,7 +57,8 @@ async function measured(port: number, work: () => Promise<Answer>, expected: num
 }
 
 const DB = process.argv.includes('--db')
-const server = await start(novuMock('novu-mock', DB ? ['--db', join(mkdtempSync(join(tmpdir(), 'novu-mock-bench-')), 'state.db')] : []), { pinned: false })
+const redis = process.argv.includes('--redis') ? await onEveryCore(startRedis) : undefined
+const server = await start(novuMock('novu-mock', DB ? ['--db', join(mkdtempSync(join(tmpdir(), 'novu-mock-bench-')), 'state.db')] : redis ? ['--redis', redis.url] : []), { pinned: false })
 try {
   const { port } = server
   const idle = await measured(port, () => sleep(2000).then(() => ({ status: 200, text: '' })), 200)
@@ -72,7 +75,7 @@ try {
   ] as const
   const snapshots: { name: string; ms: number; bystander: ReturnType<typeof summary> }[] = []
   for (const [name, work, expected] of snapshotCalls) snapshots.push({ name, ...(await measured(port, work, expected)) })
-  const results = { db: DB, rows: ROWS, importRows: IMPORT, importMb: Buffer.byteLength(state) / 2 ** 20, idle: idle.bystander, create, put, snapshots }
+  const results = { db: DB, redis: redis !== undefined, rows: ROWS, importRows: IMPORT, importMb: Buffer.byteLength(state) / 2 ** 20, idle: idle.bystander, create, put, snapshots }
   const row = (name: string, ms: number | undefined, b: ReturnType<typeof summary>) =>
     `| ${name} | ${ms === undefined ? '–' : (ms / 1000).toFixed(1)} | ${b.reads} | ${b.p50.toFixed(1)} | ${b.p99.toFixed(1)} | ${b.max.toFixed(1)} |`
   console.log(`| what | seconds | bystander reads | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|`)
@@ -83,4 +86,5 @@ try {
   console.log(`raw results: ${writeResults(results, '-large-tenant')}`)
 } finally {
   await stop(server)
+  await redis?.stop()
 }

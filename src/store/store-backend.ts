@@ -156,3 +156,10 @@ export async function healthOf(backend: StoreBackend | undefined): Promise<{ kin
   const stored = reachable ? await backend?.storedTenants?.() : undefined
   return { kind: backend?.kind ?? 'memory', reachable, ...(stored === undefined ? {} : { stored }) }
 }
+
+/**
+ * A change that moves at least this many rows is written in steps, between turns of the event
+ * loop (docs/decisions.md, 2026-11-26 and 2026-11-27): one transaction or script of a 50 MB
+ * state's 115,000 rows held every other call for over half a second.
+ */
+export const STEPPED_ROWS = 2_000

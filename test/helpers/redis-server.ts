@@ -32,16 +32,18 @@ export interface RedisOptions {
   durable?: boolean
   /** The URL of a server this one is a replica of. */
   replicaOf?: string
+  /** More of redis-server's options (`--rename-command COPY ''`: a server without COPY, as before Redis 6.2). */
+  args?: readonly string[]
 }
 
 /** A redis-server of its own on a free port of 127.0.0.1, keeping nothing on disk unless `durable`; stopped by `stop`. */
-export async function startRedis({ durable = false, replicaOf }: RedisOptions = {}): Promise<RedisServer> {
+export async function startRedis({ durable = false, replicaOf, args: more = [] }: RedisOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'novu-mock-redis-'))
   const port = await freePort()
   const persistence = durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']
   const replica = replicaOf === undefined ? [] : ['--replicaof', ...new URL(replicaOf).host.split(':')]
   // A replica's first copy at once, not after Redis's default 5 s.
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--repl-diskless-sync-delay', '0', ...persistence, ...replica, '--dir', dir]
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--repl-diskless-sync-delay', '0', ...persistence, ...replica, ...more, '--dir', dir]
   const launch = async () => {
     const started = spawn(REDIS_SERVER, args, { stdio: 'ignore' })
     await portOpen(port, () => started.exitCode !== null)

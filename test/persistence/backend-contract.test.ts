@@ -103,14 +103,16 @@ async function everything(store: Store) {
 const redisSkipped = redisTestsSkipped()
 
 describe.each([
-  ['SQLite', sqlite, false],
-  ['Redis', redis, redisSkipped !== undefined],
-] as const)('the store backend contract on %s', (_name, backend, skipped) => {
+  ['SQLite', sqlite, false, undefined],
+  ['Redis', redis, redisSkipped !== undefined, {}],
+  // Snapshots are copied by COPY where Redis has it (6.2), field by field where it has not.
+  ['a Redis without COPY', redis, redisSkipped !== undefined, { args: ['--rename-command', 'COPY', ''] }],
+] as const)('the store backend contract on %s', (_name, backend, skipped, redisOptions) => {
   beforeAll(async () => {
-    if (backend === redis && !skipped) redisServer = await startRedis()
+    if (redisOptions && !skipped) redisServer = await startRedis(redisOptions)
   })
   afterAll(async () => {
-    if (backend === redis) await redisServer?.stop()
+    if (redisOptions) await redisServer?.stop()
   })
   const openStore = (where: string) => backend.open(where)
 

@@ -1,7 +1,9 @@
 import { describeSeed, sameSeed } from '../file-seed.ts'
-import { LOG_LENGTH, PUTS, SINCE, WRITE } from './redis-scripts.ts'
+import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
+import { stageRows } from './staged-rows.ts'
+import { randomUUID } from 'node:crypto'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import type { Change, OverlayRow, RecordKind, SavedSnapshot, SharedBackend, TenantSeed, TenantUpdate } from '../store-backend.ts'
+import { STEPPED_ROWS, type Change, type OverlayRow, type RecordKind, type SavedSnapshot, type SharedBackend, type TenantSeed, type TenantUpdate } from '../store-backend.ts'
 import type { Cluster, Redis } from 'ioredis'
 import { StoreFileError, type SeedSpec } from '../store.ts'
 import { confirmedWrites } from './redis-wait.ts'
@@ -30,6 +32,7 @@ interface Scripts {
   /** The number of keys first: a put's idempotency record is a key of its own. */
   novuPuts(keys: number, ...args: Argument[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
+  novuStage(meta: string, staged: string, ttlMs: number, args: readonly string[]): Promise<number>
 }
 type Nested = string | number | null | Nested[]
 type SinceAnswer = [number, ...Nested[]]
@@ -63,7 +66,7 @@ export async function openRedisOn(client: RedisClient, where: string, seed: Seed
 /** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
 function keysOf(tenant: string) {
   const base = tenantKeyBase(tenant)
-  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:` }
+  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:`, staged: `${base}staged:` }
 }
 
 export interface RedisLimits {
@@ -82,12 +85,30 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     novuWrite: { numberOfKeys: 6, lua: WRITE },
     novuPuts: { lua: PUTS },
     novuSince: { numberOfKeys: 5, lua: SINCE },
+    novuStage: { numberOfKeys: 2, lua: STAGE },
   })
   const confirmed = confirmedWrites(client, waitReplicas)
   /** The scripts queued on a write's pipeline (confirmed): their answers come with the pipeline's. */
   const queued = (pipeline: unknown) => pipeline as Scripts
   /** A tenant's first change lists it among the tenants with state (no bound: each instance bounds its own memory). */
   const listTenant = async (tenant: string, version: number) => void (version === 0 && (await client.sadd(TENANTS_KEY, tenant)))
+  /**
+   * A large replace: its rows staged in steps (staged-rows.ts), then made the tenant's by one
+   * script over the version held; listed as `reload`, so that instances behind read the tenant.
+   * One script of a 50 MB state's 115,000 rows held Redis for 0.55 s, and making its arguments
+   * held this process for 0.65 s more.
+   */
+  const replaceStaged = async (keys: ReturnType<typeof keysOf>, version: number, rows: readonly OverlayRow[]) => {
+    const staged = `${keys.staged}${randomUUID()}`
+    await stageRows((key, ttlMs, args) => scripts.novuStage(keys.meta, key, ttlMs, args), staged, rows)
+    const fields = new Set(rows.map(({ kind, id }) => `${kind} ${id}`)).size
+    const answer = await confirmed(keys.meta, (pipeline) =>
+      queued(pipeline).novuWrite(keys.meta, keys.rows, keys.log, keys.snapshots, keys.snapshotAt, staged, version, LOG_LENGTH, 'replaceStaged', RELOAD, '', '', fields, []),
+    )
+    if (answer !== -1) return answer
+    client.unlink(staged).catch(() => undefined) // else it expires
+    return 'conflict' as const
+  }
 
   return {
     kind: modeOf(client),
@@ -118,6 +139,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     async writeAt(tenant, version, change) {
       await listTenant(tenant, version)
       const keys = keysOf(tenant)
+      if (change.type === 'replace' && change.rows.length >= STEPPED_ROWS) return replaceStaged(keys, version, change.rows)
       const name = 'name' in change ? change.name : ''
       const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuWrite(
         keys.meta,

@@ -11,6 +11,8 @@ import { KEEP_RECORD } from './redis-key-records.ts'
  *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt
  *   snap:NAME hash: a snapshot's rows, as `rows`
+ *   staged:ID hash: a large replace's rows, written in steps (STAGE) before one script makes them
+ *             `rows`; it expires unless made so (a process stopped half-way)
  */
 
 /** Changes kept per tenant for processes behind it to replay; one further behind reloads the tenant. */
@@ -33,41 +35,56 @@ end
 `
 
 /**
- * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (or any key of the tenant).
- * ARGV: version held, log length, change type, change JSON, snapshot name, createdAt, seed JSON,
- * then per row: field, seq, record JSON (PUT_ROW).
+ * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (the staged rows for
+ * `replaceStaged`, or any key of the tenant). ARGV: version held, log length, change type (or
+ * `replaceStaged`), change JSON, snapshot name, createdAt, seed JSON (for `replaceStaged`: the
+ * number of fields staged), then per row: field, seq, record JSON (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
 local meta, rows, log, snapshots, snapshotAt, snapshotRows = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
-local type, name = ARGV[3], ARGV[5]
+local kind, name = ARGV[3], ARGV[5]
 ${PUT_ROW}
 local function putRows()
   for i = 8, #ARGV, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
 end
+-- COPY (Redis 6.2) copies a hash in C, many times faster than its fields read and written
+-- here; an earlier Redis has none, and the rows are copied here. UNLINK frees a large hash in
+-- the background, where DEL would hold Redis for it.
 local function copy(from, to)
-  redis.call('DEL', to)
+  redis.call('UNLINK', to)
+  if type(redis.pcall('COPY', from, to)) == 'number' then return end
   local all = redis.call('HGETALL', from)
   for i = 1, #all, 1000 do redis.call('HSET', to, unpack(all, i, math.min(i + 999, #all))) end
 end
-if type == 'put' then
+if kind == 'put' then
   putRows()
-elseif type == 'replace' then
-  redis.call('DEL', rows)
+elseif kind == 'replace' then
+  redis.call('UNLINK', rows)
   putRows()
-elseif type == 'createTenant' then
-  redis.call('DEL', rows)
+elseif kind == 'replaceStaged' then
+  -- KEYS[6] holds the rows staged, ARGV[7] fields of them; fewer when its master failed over
+  -- meanwhile, before a replica had them all: then nothing changes, as for a tenant moved on.
+  if redis.call('HLEN', snapshotRows) ~= tonumber(ARGV[7]) then
+    redis.call('UNLINK', snapshotRows)
+    return -1
+  end
+  redis.call('UNLINK', rows)
+  redis.call('RENAME', snapshotRows, rows)
+  redis.call('PERSIST', rows)
+elseif kind == 'createTenant' then
+  redis.call('UNLINK', rows)
   redis.call('HSET', meta, 'seed', ARGV[7])
-elseif type == 'saveSnapshot' then
+elseif kind == 'saveSnapshot' then
   copy(rows, snapshotRows)
   redis.call('LREM', snapshots, 0, name)
   redis.call('RPUSH', snapshots, name)
   redis.call('HSET', snapshotAt, name, ARGV[6])
-elseif type == 'restoreSnapshot' then
+elseif kind == 'restoreSnapshot' then
   copy(snapshotRows, rows)
-elseif type == 'deleteSnapshot' then
-  redis.call('DEL', snapshotRows)
+elseif kind == 'deleteSnapshot' then
+  redis.call('UNLINK', snapshotRows)
   redis.call('LREM', snapshots, 0, name)
   redis.call('HDEL', snapshotAt, name)
 end
@@ -127,4 +144,18 @@ for _, name in ipairs(redis.call('LRANGE', snapshots, 0, -1)) do
   table.insert(saved, {name, redis.call('HGET', snapshotAt, name), redis.call('HGETALL', ARGV[2] .. name)})
 end
 return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved}
+`
+
+/**
+ * A step of a large replace: rows written to a hash of their own, which no read sees until WRITE
+ * (`replaceStaged`) makes it the tenant's rows. KEYS: meta, the staged hash. ARGV: its time to
+ * live in ms, then per row: field, seq, record JSON, as WRITE takes them over a new hash (a place
+ * kept is 0). Seqs given here and then not used leave a gap: seqs only grow.
+ */
+export const STAGE = `
+local meta, rows = KEYS[1], KEYS[2]
+${PUT_ROW}
+for i = 2, #ARGV, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
+redis.call('PEXPIRE', rows, ARGV[1])
+return 1
 `

@@ -1,16 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { checkedSteps, inSlices, type Steps } from '../../lib/slices.ts'
-import type { OverlayRow } from '../store-backend.ts'
+import { STEPPED_ROWS, type OverlayRow } from '../store-backend.ts'
 
 type Database = BetterSqlite3.Database
 
-/**
- * A change that moves at least this many rows is written in steps (docs/decisions.md, 2026-11-26
- * and 2026-11-27): one transaction of 115,000 rows (a 50 MB state) held every other call for 0.65 s.
- */
-export const STEPPED_ROWS = 2_000
 /** Rows written, copied or removed in one step: a few milliseconds. */
-export const ROWS_PER_STEP = 1_000
+const ROWS_PER_STEP = 1_000
 
 /** An owner's name starts with this, which no tenant name has. */
 const OWNER_MARK = '\u0001'

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { inSlices, type Steps } from '../../lib/slices.ts'
-import { STEPPED_ROWS } from './row-owners.ts'
+import { STEPPED_ROWS } from '../store-backend.ts'
 
 type Database = BetterSqlite3.Database
 

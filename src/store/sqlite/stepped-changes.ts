@@ -1,6 +1,6 @@
 import { checkedSteps, inSlices, type Steps } from '../../lib/slices.ts'
-import type { Change, OverlayRow } from '../store-backend.ts'
-import { STEPPED_ROWS, type RowOwners } from './row-owners.ts'
+import { STEPPED_ROWS, type Change, type OverlayRow } from '../store-backend.ts'
+import type { RowOwners } from './row-owners.ts'
 import type { SnapshotRows } from './snapshot-rows.ts'
 
 /** What the backend's statements do that a stepped change needs (sqlite-backend.ts). */
