@@ -101,6 +101,23 @@ export function subscriberOf(client: RedisClient): RedisClient {
   return client.duplicate([], { enableOfflineQueue: true, lazyConnect: false, redisOptions: { maxRetriesPerRequest: null, commandTimeout: undefined } })
 }
 
+/**
+ * A second connection, for large replies (a whole tenant of thousands of rows): replies come in
+ * order on a connection, so 50 MB read on the calls' connection held every later call's reply
+ * behind it for most of a second. Its failures are reported through the commands that fail.
+ */
+export async function bulkConnectionOf(client: RedisClient): Promise<RedisClient> {
+  const bulk = isCluster(client) ? client.duplicate() : client.duplicate({ lazyConnect: true })
+  bulk.on('error', () => undefined)
+  try {
+    await bulk.connect()
+    return bulk
+  } catch (error) {
+    bulk.disconnect()
+    throw error
+  }
+}
+
 /** How long a health check waits for PONG: a Redis that does not answer in that time is unreachable. */
 const PING_TIMEOUT_MS = 1000
 

@@ -1,4 +1,4 @@
-import { toEnd, type Steps } from '../../lib/slices.ts'
+import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
@@ -68,11 +68,19 @@ export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantDa
   }
 }
 
-/** A stored tenant over its seed: its records, and its snapshots in the order saved; the seed itself when nothing is stored. */
+/**
+ * A stored tenant over its seed: its records, and its snapshots in the order saved; the seed
+ * itself when nothing is stored. Made in slices: a large tenant read again (after a start, a
+ * release, or a change another instance made) leaves other calls answered meanwhile.
+ */
 export function overlaidTenant(seed: TenantData, saved: SavedTenant | undefined) {
+  return inSlices(overlaidTenantSteps(seed, saved))
+}
+
+function* overlaidTenantSteps(seed: TenantData, saved: SavedTenant | undefined) {
   const snapshots = new Map<string, { data: TenantData; createdAt: string }>()
-  for (const snapshot of saved?.snapshots ?? []) snapshots.set(snapshot.name, { data: overlaid(seed, snapshot.rows), createdAt: snapshot.createdAt })
-  return { data: saved ? overlaid(seed, saved.rows) : seed, snapshots }
+  for (const snapshot of saved?.snapshots ?? []) snapshots.set(snapshot.name, { data: yield* overlaidSteps(seed, snapshot.rows), createdAt: snapshot.createdAt })
+  return { data: saved ? yield* overlaidSteps(seed, saved.rows) : seed, snapshots }
 }
 
 /** The tenant that `rows` make of `seed` (see StoreBackend for the order). Kinds without rows share the seed's. */

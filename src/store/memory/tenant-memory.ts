@@ -94,7 +94,7 @@ export class TenantMemory {
   /** A stored tenant made in memory: its seed, its records and its snapshots. */
   async madeOf(saved: SavedTenant | undefined) {
     const seed = await this.seedData(saved?.seed)
-    return { seed, ...overlaidTenant(seed, saved) }
+    return { seed, ...(await overlaidTenant(seed, saved)) }
   }
 
   /** The tenant made again whole, as stored: its seed (`spec`: a seed of its own, or none), records and snapshots. */

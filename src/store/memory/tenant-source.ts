@@ -74,7 +74,8 @@ export function tenantLoader(memory: TenantMemory, backend: StoreBackend | undef
     const entry = unread.get(tenant) ?? (await backend?.tenant?.(tenant))
     const seed = await memory.seedOf(tenant)
     if (memory.has(tenant)) return
-    const { data, snapshots } = overlaidTenant(seed, entry)
+    const { data, snapshots } = await overlaidTenant(seed, entry)
+    if (memory.has(tenant)) return
     memory.set(tenant, data, snapshots.size > 0 ? snapshots : undefined)
     unread.delete(tenant)
   }

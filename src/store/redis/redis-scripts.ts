@@ -123,9 +123,11 @@ return v
 `
 
 /**
- * KEYS: meta, log, rows, snapshots, snapshot-at. ARGV: version held (-1: none), the snapshots' key prefix.
+ * KEYS: meta, log, rows, snapshots, snapshot-at. ARGV: version held (-1: none), the snapshots' key
+ * prefix, the most rows (its own and its snapshots') a whole tenant is answered with ('': any).
  * Answers {v} when the version held is current; {v, 'changes', entry…} with the log's entries past
- * it; {0, 'none'} for a tenant without state; else {v, 'tenant', seed or '', rows, {name, createdAt, rows}…}.
+ * it; {0, 'none'} for a tenant without state; {v, 'large'} for one of more rows than asked; else
+ * {v, 'tenant', seed or '', rows, {name, createdAt, rows}…}.
  */
 export const SINCE = `
 local meta, log, rows, snapshots, snapshotAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -139,8 +141,15 @@ if held >= 0 and v > held and redis.call('LLEN', log) >= v - held then
   table.insert(answer, 1, v)
   return answer
 end
+local names = redis.call('LRANGE', snapshots, 0, -1)
+local most = tonumber(ARGV[3])
+if most then
+  local count = redis.call('HLEN', rows)
+  for _, name in ipairs(names) do count = count + redis.call('HLEN', ARGV[2] .. name) end
+  if count > most then return {v, 'large'} end
+end
 local saved = {}
-for _, name in ipairs(redis.call('LRANGE', snapshots, 0, -1)) do
+for _, name in ipairs(names) do
   table.insert(saved, {name, redis.call('HGET', snapshotAt, name), redis.call('HGETALL', ARGV[2] .. name)})
 end
 return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved}
