@@ -53,7 +53,6 @@ export function steppedChanges(owners: RowOwners, snapshots: SnapshotRows, state
         return async (transact) => {
           // A slice looks at the clock after every step: each costs a few milliseconds.
           await inSlices(checkedSteps(snapshots.saved(owners.ownerOf(tenant), tenant, name), open), 1)
-          open()
           transact(() => statements.listSnapshot(tenant, name, createdAt))
         }
       }
