@@ -9,16 +9,16 @@ export const listed = (change: Change, limit: number): string => {
   return json.length > limit ? RELOAD : json
 }
 
-/** Each row's record as JSON, made once for both the row's arguments and the change listed (listedPut). */
+/** Each row's record as JSON, made once for both the row's arguments and the change listed (listedRows). */
 export const recordTexts = (rows: readonly OverlayRow[]): string[] => rows.map(({ record }) => JSON.stringify(record))
 
 /**
- * `listed({ type: 'put', tenant, rows }, limit)`, written around the records' JSON (`records`,
- * recordTexts) rather than serializing every record a second time.
+ * `listed(change, limit)` for a change of rows (a put, a replace), written around the records'
+ * JSON (`records`, recordTexts) rather than serializing every record a second time.
  */
-export function listedPut(tenant: string, rows: readonly OverlayRow[], records: readonly string[], limit: number): string {
+export function listedRows({ type, tenant, rows }: Change & { rows: readonly OverlayRow[] }, records: readonly string[], limit: number): string {
   const listedRows = rows.map(({ kind, id, seq }, i) => `{"kind":${JSON.stringify(kind)},"id":${JSON.stringify(id)},"record":${records[i]}${seq === undefined ? '' : `,"seq":${seq}`}}`)
-  const json = `{"type":"put","tenant":${JSON.stringify(tenant)},"rows":[${listedRows.join(',')}]}`
+  const json = `{"type":${JSON.stringify(type)},"tenant":${JSON.stringify(tenant)},"rows":[${listedRows.join(',')}]}`
   return json.length > limit ? RELOAD : json
 }
 

@@ -11,28 +11,29 @@ import { confirmedWrites } from './redis-wait.ts'
 import { answersPing, bulkConnectionOf, connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
 import { CLOCKED } from './redis-clocks.ts'
-import { listed, listedPut, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
+import { listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
 const TENANTS_KEY = `${KEY_PREFIX}:tenants`
-const SCRIPTS = {
-  novuWrite: { numberOfKeys: 6, lua: WRITE },
-  novuPuts: { lua: PUTS },
-  novuSince: { numberOfKeys: 5, lua: SINCE },
-  novuStage: { numberOfKeys: 2, lua: STAGE },
-} as const
 const SEED_KEY = `${KEY_PREFIX}:seed`
 /** Each tenant's latest call stored (`touch`, ms since the epoch, as the score): what `--tenant-ttl` counts from. */
 const CALLED_KEY = `${KEY_PREFIX}:called`
 /** Keys deleted per DEL, and asked for per SCAN step. */
 const BATCH = 500
 
-/** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis). */
 /**
  * A script's arguments: a list among them is sent as its items (ioredis flattens one level), so
  * that the rows of a large state are never spread into one call's arguments, which overflows
  * the stack at some 100,000 of them.
  */
 type Argument = string | number | readonly (string | number)[]
+
+/** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis), on each connection. */
+const SCRIPTS = {
+  novuWrite: { numberOfKeys: 6, lua: WRITE },
+  novuPuts: { lua: PUTS },
+  novuSince: { numberOfKeys: 5, lua: SINCE },
+  novuStage: { numberOfKeys: 2, lua: STAGE },
+} as const
 
 interface Scripts {
   novuWrite(...args: Argument[]): Promise<number>
@@ -155,6 +156,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       const keys = keysOf(tenant)
       if (change.type === 'replace' && change.rows.length >= STEPPED_ROWS) return replaceStaged(keys, version, change.rows)
       const name = 'name' in change ? change.name : ''
+      const records = 'rows' in change ? recordTexts(change.rows) : []
       const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuWrite(
         keys.meta,
         keys.rows,
@@ -165,11 +167,11 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         version,
         LOG_LENGTH,
         change.type,
-        listed(change, listedChange),
+        'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
         change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
-        'rows' in change ? change.rows.flatMap((row) => rowArguments(row, JSON.stringify(row.record))) : [],
+        'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : [],
       ))
       return answer === -1 ? 'conflict' : answer
     },
@@ -180,7 +182,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
       const args = puts.flatMap(({ rows, record }) => {
         const records = recordTexts(rows)
-        return [listedPut(tenant, rows, records, listedChange), record ? keyRecordJson(record) : '', rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
+        return [listedRows({ type: 'put', tenant, rows }, records, listedChange), record ? keyRecordJson(record) : '', rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
       })
       const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, recordKeys, version, LOG_LENGTH, args))
       return answer === -1 ? 'conflict' : answer
