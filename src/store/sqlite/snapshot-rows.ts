@@ -54,11 +54,7 @@ export class SnapshotRows {
       `INSERT INTO snapshot_records SELECT ?, ?, kind, id, seq, record FROM records WHERE tenant = ? AND (kind, id) > (?, ?) ORDER BY kind, id LIMIT ${ROWS_PER_STEP}`,
     )
     const last = this.db.prepare<[string, string], Key>('SELECT kind, id FROM snapshot_records WHERE tenant = ? AND name = ? ORDER BY kind DESC, id DESC LIMIT 1')
-    let after = FIRST
-    while (copy.run(tenant, name, owner, after.kind, after.id).changes === ROWS_PER_STEP) {
-      after = last.get(tenant, name)!
-      yield
-    }
+    yield* inKeyOrder((after) => copy.run(tenant, name, owner, after.kind, after.id).changes, () => last.get(tenant, name)!)
   }
 
   /** The snapshot's rows copied under `owner`, a step at a time. */
@@ -67,11 +63,7 @@ export class SnapshotRows {
       `INSERT INTO records SELECT ?, kind, id, seq, record FROM snapshot_records WHERE tenant = ? AND name = ? AND (kind, id) > (?, ?) ORDER BY kind, id LIMIT ${ROWS_PER_STEP}`,
     )
     const last = this.db.prepare<[string], Key>('SELECT kind, id FROM records WHERE tenant = ? ORDER BY kind DESC, id DESC LIMIT 1')
-    let after = FIRST
-    while (copy.run(owner, tenant, name, after.kind, after.id).changes === ROWS_PER_STEP) {
-      after = last.get(owner)!
-      yield
-    }
+    yield* inKeyOrder((after) => copy.run(owner, tenant, name, after.kind, after.id).changes, () => last.get(owner)!)
   }
 
   /** The rows of a snapshot no longer listed, removed a step at a time. */
@@ -88,5 +80,17 @@ export class SnapshotRows {
       `DELETE FROM snapshot_records WHERE tenant = ? AND name = ? AND (kind, id) IN (SELECT kind, id FROM snapshot_records WHERE tenant = ? AND name = ? LIMIT ${ROWS_PER_STEP})`,
     )
     while (this.db.open && some.run(tenant, name, tenant, name).changes > 0) yield
+  }
+}
+
+/**
+ * A copy in key order, a step at a time: `copy` copies the next ROWS_PER_STEP rows after a key and
+ * answers how many it copied, `last` the key copied last; a step of fewer was the last.
+ */
+function* inKeyOrder(copy: (after: Key) => number, last: () => Key): Steps<void> {
+  let after = FIRST
+  while (copy(after) === ROWS_PER_STEP) {
+    after = last()
+    yield
   }
 }
