@@ -71,9 +71,20 @@ function headersOf(middleware: Middleware, origin: string): CorsHeaders {
 /**
  * Whether a request from another site's page may be answered with CORS headers: not under
  * `/__admin`, whose state and keys no other site may read (docs/behaviour.md §6). Spelled as
- * express matches routes, whatever the case.
+ * express matches routes, whatever the case, on the path express routes: that of an
+ * absolute-form target (`OPTIONS http://127.0.0.1:4010/__admin/state`) too.
  */
-export const corsAllowed = (url: string): boolean => !/^\/__admin(?:[/?]|$)/i.test(url)
+export const corsAllowed = (url: string): boolean => !/^\/__admin(?:\/|$)/i.test(pathOf(url))
+
+/** The path of a request target, as express reads it: an absolute-form target's own path. */
+function pathOf(url: string): string {
+  if (url.startsWith('/')) return url.split('?', 1)[0]!
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url
+  }
+}
 
 /** `*`, `none`, or comma-separated origins, each reduced to scheme://host[:port]; undefined if one is not a URL. */
 export function parseCorsOrigins(text: string): CorsOrigins | undefined {

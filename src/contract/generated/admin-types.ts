@@ -412,7 +412,7 @@ export interface components {
             status: number;
             /** @description The body; the documented error body for the status when omitted */
             body?: unknown;
-            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them (422 naming the header otherwise) */
+            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them, and no framing or hop-by-hop header (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`, `Host`, any case), which the server sets itself (422 naming the header otherwise) */
             headers?: {
                 [key: string]: string;
             };
