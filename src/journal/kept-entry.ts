@@ -44,7 +44,9 @@ export interface Kept {
  * already serialized for the wire, spares serializing it again.
  */
 export function keptOf(id: number, call: JournalCall, { secret, responseText: serialized }: RecordOptions = {}): Kept {
-  const { url, time, operationId, method, path, status, durationMs, violations, note } = call
+  const { url, time, operationId, method, path, status, durationMs, violations } = call
+  // The ignored content type in it is the client's header, cut: copied, as the bodies are.
+  const note = call.note === undefined ? undefined : ownCopy(call.note)
   const headers = call.rawHeaders?.join('\n')
   const requestText = keptText(call.requestBody, undefined, secret)
   const responseText = withoutQuerySecrets(keptText(call.responseBody, serialized, secret), url)
