@@ -1,7 +1,7 @@
 import type { Operation } from '../contract/operation.ts'
 import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
 import { validateRequest } from '../contract/validation/validate-request.ts'
-import { isoTime } from '../lib/iso-time.ts'
+import { isoStamp } from '../lib/iso-time.ts'
 import type { Recording } from '../policies/idempotency/idempotency-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { Handler } from '../resources/operation-context.ts'
@@ -9,7 +9,7 @@ import { tenantFor } from '../resources/tenant.ts'
 import type { KeyedWrite, Store } from '../store/store.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
-import { Serialized } from '../answer/answer.ts'
+import { AnsweredOtherwise, Serialized } from '../answer/answer.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
@@ -38,6 +38,8 @@ interface CallState {
   at?: Date
   /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
   end?: () => void
+  /** The success body checked against the document inside the transaction that wrote it, not checked again. */
+  checked?: unknown
   /**
    * The state as this call reads it: its `now` is the tenant's time once the tenant is known (the
    * starting clock before), so every stamp of the call, errors included, reads the same instant.
@@ -84,8 +86,25 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
       if (settled !== undefined) return settled
     }
+    return run(request, params, call, storeOf(call))
+  }
+
+  /** The store as the call's handler sees it (callStore); the store itself when there is nothing to add. */
+  function storeOf(call: CallState): Store {
     const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
-    return run(request, params, call, recordOf ? keyedStore(state.store, recordOf) : state.store)
+    const check = state.mode === 'strict' ? (result: unknown) => checkedInside(call, result) : undefined
+    return check || recordOf ? callStore(state.store, check, recordOf) : state.store
+  }
+
+  /**
+   * A change's answer checked before it commits: one that breaks the document throws its 500, so
+   * that nothing of it is stored (docs/behaviour.md §1.3). Strict mode only: warn and off send it as it is.
+   */
+  function checkedInside(call: CallState, result: unknown): void {
+    const body = result instanceof Serialized ? result.value : result
+    const answer = checkedAnswer({ status: operation.successStatus, body }, operation.responseValidators.get(operation.successStatus), call.line.url, call.timed)
+    if (answer.status !== operation.successStatus) throw new AnsweredOtherwise(answer)
+    call.checked = body
   }
 
   /** A keyed call: the replay of its key's answer, or (opening the key's record) nothing. */
@@ -141,7 +160,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     if (call.tenantKey === undefined || !policies) return
     const { method, path, url } = call.line
     policies.journal.record(call.tenantKey, {
-      time: isoTime(call.timed.now().getTime()),
+      time: isoStamp(call.timed.now().getTime()),
       operationId: operation.operationId,
       method,
       path,
@@ -168,13 +187,19 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       if (call.recording) policies?.idempotency.abandon(call.recording)
       return 'drop'
     }
-    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
+    const checked = call.checked !== undefined && outcome.body === call.checked
+    const answer = checked ? outcome : checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
     if (call.recording !== undefined) await settle(call, answer, own)
-    journal(request, call, answer, body, text, started)
+    try {
+      journal(request, call, answer, body, text, started)
+    } catch (error) {
+      // The answer stands: a change it made is stored, and a 500 now would say it was not.
+      state.logger.error('a call could not be journaled', { method: call.line.method, path: call.line.path, error: String(error) })
+    }
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
     return { status: answer.status, head, text }
@@ -192,6 +217,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       headers: undefined,
       at: undefined,
       end: undefined,
+      checked: undefined,
       timed: state,
     }
     call.timed = { ...state, now: () => call.at ?? state.now() }
@@ -224,11 +250,23 @@ function headListOf(call: CallState, answer: Answer): HeaderList {
   return head
 }
 
-/** The store as a keyed call's handler sees it: a change it commits is stored with the call's idempotency record. */
-function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): Store {
-  const keyed: Store = Object.create(store) as Store
-  keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
-  return keyed
+/**
+ * The store as a call's handler sees it: a change's result is checked before it commits, and in a
+ * keyed call the change is stored with the call's idempotency record.
+ */
+function callStore(store: Store, check: ((result: unknown) => void) | undefined, recordOf: ((result: unknown) => KeyedWrite) | undefined): Store {
+  const seen: Store = Object.create(store) as Store
+  seen.transact = (tenant, work) =>
+    store.transact(
+      tenant,
+      (tx) => {
+        const result = work(tx)
+        check?.(result)
+        return result
+      },
+      recordOf,
+    )
+  return seen
 }
 
 /** The answer's JSON: made with its body already, or now. */
