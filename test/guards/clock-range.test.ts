@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3'
+import { Redis } from 'ioredis'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
+import type { Logger } from '../../src/log/logger.ts'
+import { clockKey } from '../../src/store/redis/redis-clocks.ts'
 import { startCli, type Instance } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
+import { redisTestsSkipped, startRedis } from '../helpers/redis-server.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 import { ADA } from '../helpers/well-known.ts'
 import { dbFile, type Auth } from '../persistence/helpers.ts'
@@ -131,6 +135,33 @@ describe('a clock stored out of the range by an older version (--db)', () => {
       expect(yearOf(patched.body.updatedAt)).toBe(new Date().getUTCFullYear())
     } finally {
       await second.stop()
+    }
+  })
+})
+
+describe.skipIf(redisTestsSkipped())('a clock stored out of the range in Redis', () => {
+  it('is read as real time, put back on it, and told of', async () => {
+    const redis = await startRedis()
+    const warnings: string[] = []
+    const ignore = () => undefined
+    const logger: Logger = { enabled: () => true, debug: ignore, info: ignore, error: ignore, warn: (message) => void warnings.push(message) }
+    const mock = await startTestServer({ redis: redis.url, logger })
+    const direct = new Redis(redis.url)
+    try {
+      const auth = freshTenant()
+      const calls = clockCalls(() => mock.url)
+      expect((await calls.set(auth, { now: '2025-03-01T12:00:00.000Z' })).status).toBe(200)
+      await direct.set(clockKey(auth.Authorization.slice('ApiKey '.length)), JSON.stringify({ at: LAST_MS - 1000, frozen: false, since: Date.now() - 3_600_000 }))
+      const patched = await calls.patch(auth, 'https://hooks.example.com/back')
+      expect(patched.status).toBe(200)
+      expect(yearOf(patched.body.updatedAt)).toBe(new Date().getUTCFullYear())
+      expect(warnings).toContain('a stored clock was out of the years 0001-9999: the tenant is back on real time')
+      expect((await calls.get(auth)).frozen).toBe(false)
+      await vi.waitFor(async () => expect(await direct.get(clockKey(auth.Authorization.slice('ApiKey '.length)))).toBe('null'))
+    } finally {
+      direct.disconnect()
+      await mock.close()
+      await redis.stop()
     }
   })
 })
