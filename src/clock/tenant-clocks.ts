@@ -107,8 +107,9 @@ export class TenantClocks {
    * is put back on real time, and told of: no answer can print its time.
    */
   private inRange(tenant: string, kept: KeptClock | undefined, realMs: number): KeptClock | undefined {
-    const time = kept ? timeOf(kept, realMs) : realMs
-    if (!kept || isPrintable(time)) return kept
+    if (!kept) return kept
+    const time = timeOf(kept, realMs)
+    if (isPrintable(time)) return kept
     this.options.onOutOfRange?.(tenant, kept)
     // Not waited for: the call reads real time at once, and a write that fails leaves it to the next read.
     void Promise.resolve(this.options.keeper.write(tenant, null)).catch(() => undefined)

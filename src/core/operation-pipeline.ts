@@ -6,10 +6,11 @@ import type { Recording } from '../policies/idempotency/idempotency-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import type { KeyedWrite, Store } from '../store/store.ts'
+import type { Store } from '../store/store.ts'
 import { apiKeyFrom } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
-import { AnsweredOtherwise, Serialized } from '../answer/answer.ts'
+import { Serialized } from '../answer/answer.ts'
+import { callStore, checkedBeforeCommit } from './call-store.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
@@ -89,22 +90,14 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     return run(request, params, call, storeOf(call))
   }
 
-  /** The store as the call's handler sees it (callStore); the store itself when there is nothing to add. */
+  /**
+   * The store as the call's handler sees it (callStore); the store itself when there is nothing to
+   * add. In strict mode a change's answer is checked before it commits; warn and off send it as made.
+   */
   function storeOf(call: CallState): Store {
     const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
-    const check = state.mode === 'strict' ? (result: unknown) => checkedInside(call, result) : undefined
+    const check = state.mode === 'strict' ? (result: unknown) => void (call.checked = checkedBeforeCommit(operation, result, call.line.url, call.timed)) : undefined
     return check || recordOf ? callStore(state.store, check, recordOf) : state.store
-  }
-
-  /**
-   * A change's answer checked before it commits: one that breaks the document throws its 500, so
-   * that nothing of it is stored (docs/behaviour.md §1.3). Strict mode only: warn and off send it as it is.
-   */
-  function checkedInside(call: CallState, result: unknown): void {
-    const body = result instanceof Serialized ? result.value : result
-    const answer = checkedAnswer({ status: operation.successStatus, body }, operation.responseValidators.get(operation.successStatus), call.line.url, call.timed)
-    if (answer.status !== operation.successStatus) throw new AnsweredOtherwise(answer)
-    call.checked = body
   }
 
   /** A keyed call: the replay of its key's answer, or (opening the key's record) nothing. */
@@ -248,25 +241,6 @@ function headListOf(call: CallState, answer: Answer): HeaderList {
   if (answer.headers === undefined) appendHeaders(head, call.headers)
   else appendHeaders(head, { ...call.headers, ...answer.headers })
   return head
-}
-
-/**
- * The store as a call's handler sees it: a change's result is checked before it commits, and in a
- * keyed call the change is stored with the call's idempotency record.
- */
-function callStore(store: Store, check: ((result: unknown) => void) | undefined, recordOf: ((result: unknown) => KeyedWrite) | undefined): Store {
-  const seen: Store = Object.create(store) as Store
-  seen.transact = (tenant, work) =>
-    store.transact(
-      tenant,
-      (tx) => {
-        const result = work(tx)
-        check?.(result)
-        return result
-      },
-      recordOf,
-    )
-  return seen
 }
 
 /** The answer's JSON: made with its body already, or now. */
