@@ -2,6 +2,7 @@ import type { JournalPort } from '../journal/journal-port.ts'
 import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { hashOfKey } from '../log/request-log.ts'
+import { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
@@ -21,6 +22,8 @@ export interface Policies {
   idempotency: IdempotencyPort
   journal: JournalPort
   faults: FaultRulesPort
+  /** Each process's own: the calls it holds for a delay, per tenant. */
+  delayed: DelayedCalls
   rateLimiter: RateLimitPort
   /** Where the tenants' clocks are kept (docs/behaviour.md §8). */
   clockKeeper: ClockKeeper
@@ -35,6 +38,7 @@ export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & D
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
     journal: new RequestJournal(config.journalSize),
     faults: new FaultRules(),
+    delayed: new DelayedCalls(),
     rateLimiter: rateLimiterOf(config),
     clockKeeper: new MemoryClockKeeper(keeper),
     close: async () => undefined,
@@ -71,6 +75,7 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
         journal,
         // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
         faults: new RedisFaultRules(client, Math.random, faultVersions),
+        delayed: new DelayedCalls(),
         rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
         clockKeeper: new RedisClockKeeper(client),
         close: async () => {

@@ -111,10 +111,11 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
   }
 
   /** The `Prefer` header and the fault rules: the answer they force, if any. */
-  async function faultsOf(request: CallRequest, call: CallState, tenantKey: string, { faults }: CallPolicies): Promise<Answer | 'drop' | undefined> {
+  async function faultsOf(request: CallRequest, call: CallState, tenantKey: string, { faults, delayed }: CallPolicies): Promise<Answer | 'drop' | undefined> {
     const outcome = await applyFaults({
       operation,
       faults,
+      delayed,
       tenantKey,
       method: call.line.method,
       path: call.line.path,

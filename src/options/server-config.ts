@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
-import type { AllowedHosts } from '../http/host-check.ts'
+import { isAllowedHostEntry, type AllowedHosts } from '../http/host-check.ts'
 import type { ResponseValidation } from '../core/check-answer.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
@@ -138,8 +138,11 @@ function allowedHostsOf(given: Given | undefined): AllowedHosts | undefined {
   if (given === undefined) return undefined
   if (given.text.trim() === 'all') return 'all'
   const names = given.text.split(',').map((name) => name.trim()).filter(Boolean)
-  const bad = names.find((name) => !/^[\w.:[\]-]+$/.test(name))
-  if (names.length === 0 || bad !== undefined) throw new UsageError(`${given.source} must be all or comma-separated host names like mock.test,.example.com, got "${given.text}"`)
+  const bad = names.find((name) => !isAllowedHostEntry(name))
+  if (names.length === 0 || bad !== undefined) {
+    const which = bad === undefined ? '' : `: "${bad}" is none`
+    throw new UsageError(`${given.source} must be all or comma-separated host names like mock.test,.example.com (no port), got "${given.text}"${which}`)
+  }
   return names
 }
 

@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Follow the tenant's request journal as server-sent events
-         * @description Keeps the response open and sends, as each call of the five operations made with this tenant's key is journaled, one `request` event whose `id` is the entry's id and whose `data` is the entry as `GET /__admin/requests` shows it (a `JournalEntry`, one line of JSON, bodies redacted and cut the same way). The stream opens with a `ready` event (`data: {}`) once the subscription is in place, and carries a comment line (`: keep-alive`) every 15 seconds. Calls of other tenants and admin calls never appear. With `--journal-size 0` nothing is journaled, so no `request` event is sent. At most 100 streams are open at once over all tenants; one more is answered 503.
+         * @description Keeps the response open and sends, as each call of the five operations made with this tenant's key is journaled, one `request` event whose `id` is the entry's id and whose `data` is the entry as `GET /__admin/requests` shows it (a `JournalEntry`, one line of JSON, bodies redacted and cut the same way). The stream opens with a `ready` event (`data: {}`) once the subscription is in place, and carries a comment line (`: keep-alive`) every 15 seconds. Calls of other tenants and admin calls never appear. With `--journal-size 0` nothing is journaled, so no `request` event is sent. At most 16 streams of one tenant and 100 over all tenants are open at once. At the 100, a stream of a tenant holding fewer than the busiest tenant closes that tenant's oldest stream, which ends with `event: closed` and `data: {"reason": "…"}`; otherwise one more is answered 503.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -412,7 +412,7 @@ export interface components {
             status: number;
             /** @description The body; the documented error body for the status when omitted */
             body?: unknown;
-            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them (422 naming the header otherwise) */
+            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them, and no framing or hop-by-hop header (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`, `Host`, any case), which the server sets itself (422 naming the header otherwise) */
             headers?: {
                 [key: string]: string;
             };
@@ -1971,7 +1971,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream, until the client disconnects (`event: ready` first, then an `event: request` per journaled call). */
+            /** @description The event stream, until the client disconnects (`event: ready` first, then an `event: request` per journaled call), or until the server gives its place to another tenant's stream (`event: closed` last). */
             200: {
                 headers: {
                     [name: string]: unknown;
