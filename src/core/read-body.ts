@@ -72,7 +72,7 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
   if (!charset.startsWith('utf-') || !iconv.encodingExists(charset)) throw unsupportedCharset(charset)
   const raw = await request.bytes()
   // Read as UTF-8 from here on, where no byte of a longer character is a bracket, a quote or a backslash.
-  const bytes = UTF8_NAMES.has(charset) ? raw : Buffer.from(iconv.decode(asBuffer(raw), charset), 'utf8')
+  const bytes = charset === 'utf-8' ? raw : Buffer.from(iconv.decode(asBuffer(raw), charset), 'utf8')
   if (bytes.length >= SLICED_JSON_BYTES) return parsedInSlices(bytes, raw)
   // In one pass over the bytes, before JSON.parse: a body thousands deep would overflow every later step's stack.
   if (jsonNestsDeeperThan(bytes)) throw tooDeep()
@@ -94,8 +94,6 @@ async function parsedInSlices(bytes: Uint8Array, raw: Uint8Array): Promise<SentB
   // Not an object, or malformed: JSON.parse reads it whole, for its own message (its depth is measured already).
   return { value: parseJsonText(bytes), raw }
 }
-
-const UTF8_NAMES: ReadonlySet<string> = new Set(['utf-8', 'utf8'])
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i
 const charsetOf = (contentType: string | undefined) => (contentType && CHARSET.exec(contentType)?.[1]?.toLowerCase()) ?? 'utf-8'
