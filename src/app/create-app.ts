@@ -65,7 +65,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 /**
  * Every request: logged, CORS's answer or headers for a browser, then the route table or express.
  * A JSON body is read before either routes it (docs/behaviour.md §1.3): by the operation the table
- * finds, else here; in proxy mode the upstream reads its own.
+ * finds, else here; in proxy mode a proxied call's body is the upstream's to read.
  */
 function nodeListener({ config, logger, core }: MockState, app: express.Express, table: RouteTable<OperationCall>, errorDto: ValidateFunction) {
   const log = requestLog(logger)
@@ -83,7 +83,6 @@ function nodeListener({ config, logger, core }: MockState, app: express.Express,
     const match = table.match(req.method ?? '', path)
     if (match) return void match.value(req, res, match.params, corsHeaders)
     for (const name in corsHeaders) res.setHeader(name, corsHeaders[name]!)
-    // A proxied call's body is the upstream's to read.
     if (config.proxy && !isAdminPath(path)) return void app(req, res)
     readJsonFirst(callRequestOf(req)).then(() => app(req, res), (error: unknown) => refuse(req, res, error))
   }

@@ -15,8 +15,8 @@ const ADMIN_PREFIX = '/__admin'
 
 /**
  * Answers a WHATWG `Request` under `basePath` as the node server answers it: the five operations
- * through the core, anything else the service's 404, a JSON body read before either (docs/behaviour.md
- * §1.3). `'drop'`: a fault closed the connection.
+ * through the core, anything else the service's 404, a JSON body read before either
+ * (docs/behaviour.md §1.3). `'drop'`: a fault closed the connection.
  */
 export function mswDoor(state: MockState, basePath: string): (request: Request) => Promise<Response | 'drop'> {
   const { api } = state.contracts

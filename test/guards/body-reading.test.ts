@@ -54,9 +54,8 @@ function bodyCases(door: () => Send) {
   })
 
   it('refuses a field 5,000 deep that the operation would ignore', async () => {
-    const body = `{"providerId":"fcm","credentials":{"deviceTokens":["t"]},"extra":${'['.repeat(5_000)}${']'.repeat(5_000)},"\u2200":"x"}`
-    const hidden = `{"\u2200":0,${body.slice(1)}`
-    const answer = await send(CREDENTIALS, Buffer.from(hidden, 'utf16le'), 'application/json; charset=utf-16le', {}, 'PATCH')
+    const body = `{"\u2200":0,"providerId":"fcm","credentials":{"deviceTokens":["t"]},"extra":${'['.repeat(5_000)}${']'.repeat(5_000)}}`
+    const answer = await send(CREDENTIALS, Buffer.from(body, 'utf16le'), 'application/json; charset=utf-16le', {}, 'PATCH')
     expect(answer.status).toBe(400)
     await expectContract('upsertSubscriberCredentials', answer)
   })
@@ -116,6 +115,10 @@ describe('the node server', () => {
     const fault = await rawRequest(`${mock.url}/__admin/faults`, { method: 'POST', headers: auth, body: Buffer.from(rule, 'utf16le') })
     expect(fault.status).toBe(400)
     await expectContract('addFault', fault, 'admin')
+    const deep = JSON.stringify(whole).replace('{', `{"\u2200":0,"deep":${'['.repeat(6_000)}${']'.repeat(6_000)},`)
+    const deepPut = await rawRequest(`${mock.url}/__admin/state`, { method: 'PUT', headers: auth, body: Buffer.from(deep, 'utf16le') })
+    expect(deepPut.status).toBe(400)
+    await expectContract('putState', deepPut, 'admin')
   })
 
   it.each([
