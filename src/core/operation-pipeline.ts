@@ -1,15 +1,16 @@
 import type { Operation } from '../contract/operation.ts'
 import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
 import { validateRequest } from '../contract/validation/validate-request.ts'
-import { isoTime } from '../lib/iso-time.ts'
+import { isoStamp } from '../lib/iso-time.ts'
 import type { Recording } from '../policies/idempotency/idempotency-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import type { KeyedWrite, Store } from '../store/store.ts'
+import type { Store } from '../store/store.ts'
 import { apiKeyFrom, apiKeyOrNone } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
 import { Serialized } from '../answer/answer.ts'
+import { callStore, checkedBeforeCommit } from './call-store.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
@@ -38,6 +39,8 @@ interface CallState {
   at?: Date
   /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
   end?: () => void
+  /** The success body checked against the document inside the transaction that wrote it, not checked again. */
+  checked?: unknown
   /**
    * The state as this call reads it: its `now` is the tenant's time once the tenant is known (the
    * starting clock before), so every stamp of the call, errors included, reads the same instant.
@@ -92,8 +95,17 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
       if (settled !== undefined) return settled
     }
+    return run(request, params, call, storeOf(call))
+  }
+
+  /**
+   * The store as the call's handler sees it (callStore); the store itself when there is nothing to
+   * add. In strict mode a change's answer is checked before it commits; warn and off send it as made.
+   */
+  function storeOf(call: CallState): Store {
     const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
-    return run(request, params, call, recordOf ? keyedStore(state.store, recordOf) : state.store)
+    const check = state.mode === 'strict' ? (result: unknown) => void (call.checked = checkedBeforeCommit(operation, result, call.line.url, call.timed)) : undefined
+    return check || recordOf ? callStore(state.store, check, recordOf) : state.store
   }
 
   /** A keyed call: the replay of its key's answer, or (opening the key's record) nothing. */
@@ -149,7 +161,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     if (call.tenantKey === undefined || !policies) return
     const { method, path, url } = call.line
     policies.journal.record(call.tenantKey, {
-      time: isoTime(call.timed.now().getTime()),
+      time: isoStamp(call.timed.now().getTime()),
       operationId: operation.operationId,
       method,
       path,
@@ -176,13 +188,19 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       if (call.recording) policies?.idempotency.abandon(call.recording)
       return 'drop'
     }
-    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
+    const checked = call.checked !== undefined && outcome.body === call.checked
+    const answer = checked ? outcome : checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
     if (call.recording !== undefined) await settle(call, answer, own)
-    journal(request, call, answer, body, text, started)
+    try {
+      journal(request, call, answer, body, text, started)
+    } catch (error) {
+      // The answer stands: a change it made is stored, and a 500 now would say it was not.
+      state.logger.error('a call could not be journaled', { method: call.line.method, path: call.line.path, error: String(error) })
+    }
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
     return { status: answer.status, head, text }
@@ -200,6 +218,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       headers: undefined,
       at: undefined,
       end: undefined,
+      checked: undefined,
       timed: state,
     }
     call.timed = { ...state, now: () => call.at ?? state.now() }
@@ -230,13 +249,6 @@ function headListOf(call: CallState, answer: Answer): HeaderList {
   if (answer.headers === undefined) appendHeaders(head, call.headers)
   else appendHeaders(head, { ...call.headers, ...answer.headers })
   return head
-}
-
-/** The store as a keyed call's handler sees it: a change it commits is stored with the call's idempotency record. */
-function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): Store {
-  const keyed: Store = Object.create(store) as Store
-  keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
-  return keyed
 }
 
 /** The answer's JSON: made with its body already, or now. */

@@ -7,6 +7,8 @@ import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import type { SeedFixtures } from '../store/store.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
+import { FIRST_INSTANT, LAST_INSTANT } from '../clock/clock-setting.ts'
+import { isPrintable } from '../lib/iso-time.ts'
 import type { ConfigValues } from './config-file.ts'
 import type { FlagName } from './flags.ts'
 import { UsageError } from './usage-error.ts'
@@ -72,6 +74,7 @@ function clockOf(given: Given | undefined): number | undefined {
   if (given === undefined) return undefined
   const ms = ISO_INSTANT.test(given.text) ? Date.parse(given.text) : NaN
   if (!Number.isFinite(ms)) throw new UsageError(`${given.source} must be an ISO 8601 instant like 2025-01-01T00:00:00.000Z, got "${given.text}"`)
+  if (!isPrintable(ms)) throw new UsageError(`${given.source} must be within ${FIRST_INSTANT} and ${LAST_INSTANT}, got "${given.text}"`)
   return ms
 }
 

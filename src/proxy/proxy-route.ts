@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
 import type { Operation } from '../contract/operation.ts'
+import { isoStamp } from '../lib/iso-time.ts'
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { toFieldErrors } from '../contract/validation/field-errors.ts'
@@ -125,7 +126,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
   if (key === undefined) return
   const requestBody = raw.length === 0 ? undefined : (jsonOf(raw)?.value ?? raw.toString('utf8'))
   options.journal.record(key, {
-    time: options.now().toISOString(),
+    time: isoStamp(options.now().getTime()),
     operationId: operation.operationId,
     method: req.method,
     path: req.path,
@@ -140,7 +141,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
 }
 
 function badGateway(res: Response, req: Request, options: ProxyOptions, message: string, violations: DirectedViolation[]) {
-  const body = { statusCode: 502, timestamp: options.now().toISOString(), path: req.originalUrl, message, error: 'Bad Gateway', ctx: { violations } }
+  const body = { statusCode: 502, timestamp: isoStamp(options.now().getTime()), path: req.originalUrl, message, error: 'Bad Gateway', ctx: { violations } }
   res.status(502).type('application/json').end(JSON.stringify(body))
 }
 

@@ -302,7 +302,7 @@ export interface paths {
         get: operations["getClock"];
         /**
          * Set the tenant's time
-         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time.
+         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time. A `now` out of 0001-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z, or a running clock less than a year from its end, is a 422 naming `now` and the range; nothing changes.
          */
         put: operations["setClock"];
         post?: never;
@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Move the tenant's time forward
-         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past the last date JavaScript can hold (+275760-09-13) is a 422, nothing changed.
+         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past 9999-12-31T23:59:59.999Z, or a running clock less than a year from it, is a 422 naming `ms` and the range; nothing changes.
          */
         post: operations["advanceClock"];
         delete?: never;
