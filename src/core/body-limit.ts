@@ -1,9 +1,9 @@
 /** body-parser's default limit, which the live service keeps on most of its routes (docs/behaviour.md §1.3). */
-export const API_BODY_LIMIT = 100 * 1024
+const API_BODY_LIMIT = 100 * 1024
 /** body-parser's `26mb`: the live service's limit under the routes that take workflows, layouts and triggers. */
-export const LARGE_API_BODY_LIMIT = 26 * 2 ** 20
+const LARGE_API_BODY_LIMIT = 26 * 2 ** 20
 /** The control plane takes a whole tenant's state in one body. */
-export const ADMIN_BODY_LIMIT = 64 * 2 ** 20
+const ADMIN_BODY_LIMIT = 64 * 2 ** 20
 
 /** Where the live service mounts its `26mb` parser (`app.use(path, …)`: the path and everything under it, in any case). */
 const LARGE_BODY_PREFIXES = ['/v1/events', '/v1/notification-templates', '/v1/workflows', '/v2/workflows', '/v1/layouts', '/v1/bridge']
@@ -14,13 +14,12 @@ const LARGE_BODY_PREFIXES = ['/v1/events', '/v1/notification-templates', '/v1/wo
  * turns out to be, since the body is read before routing (docs/behaviour.md §1.3).
  */
 export function bodyLimitOf(path: string): number {
-  // Express routes in any case, so the limits do too.
+  if (isAdminPath(path)) return ADMIN_BODY_LIMIT
   const lower = path.toLowerCase()
-  if (isAdminPath(lower)) return ADMIN_BODY_LIMIT
   return LARGE_BODY_PREFIXES.some((prefix) => isUnder(lower, prefix)) ? LARGE_API_BODY_LIMIT : API_BODY_LIMIT
 }
 
 const isUnder = (path: string, prefix: string) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')
 
-/** Whether `path` is the control plane's, which no proxy forwards. */
+/** Whether `path` is the control plane's, which no proxy forwards (in any case: express routes it so). */
 export const isAdminPath = (path: string) => isUnder(path.toLowerCase(), '/__admin')

@@ -89,6 +89,7 @@ function bodyCases(door: () => Send) {
     const large = '{' + ' '.repeat(200 * 1024)
     expect((await send('/v1/no-such-route', large, 'application/json')).status).toBe(413)
     expect((await send('/v1/events/trigger', large, 'application/json')).status).toBe(400)
+    expect((await send('/V1/Workflows', large, 'application/json')).status).toBe(400)
     // set-primary takes no body, but reads a JSON one all the same.
     expect((await send('/v1/integrations/64f100000000000000000001/set-primary', '[', 'application/json')).status).toBe(400)
   })
