@@ -7,14 +7,14 @@ import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 import type { Store } from '../store/store.ts'
-import { apiKeyFrom } from './authenticate.ts'
+import { apiKeyFrom, apiKeyOrNone } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
 import { Serialized } from '../answer/answer.ts'
 import { callStore, checkedBeforeCommit } from './call-store.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
-import { readBody } from './read-body.ts'
+import { readBody, readJsonFirst } from './read-body.ts'
 import { appendHeaders, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
 /** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
@@ -49,12 +49,12 @@ interface CallState {
 }
 
 /**
- * One operation's request path, in the order of docs/behaviour.md §1.3: authentication, tenant
- * (and its time, docs/behaviour.md §8), rate limit, body, idempotency, faults and `Prefer`,
- * document, then the handler's rules. Every answer is checked on the way out, closes its
- * idempotency record and is journaled; then the call ends in the store, which may release its
- * tenant from then on. Each step is a closure over what it needs of the operation, the state and
- * the plane.
+ * One operation's request path, in the order of docs/behaviour.md §1.3: a JSON body,
+ * authentication, tenant (and its time, docs/behaviour.md §8), rate limit, a body of another type,
+ * idempotency, faults and `Prefer`, document, then the handler's rules. Every answer is checked
+ * on the way out, closes its idempotency record and is journaled; then the call ends in the store,
+ * which may release its tenant from then on. Each step is a closure over what it needs of the
+ * operation, the state and the plane.
  */
 export function operationPipeline(operation: Operation, handler: Handler, state: CoreState, plane: Plane): OperationPipeline {
   const policies: CallPolicies | undefined = plane.name === 'api' ? plane.policies : undefined
@@ -64,6 +64,13 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
   const needsKey = operation.requiresAuth || (plane.name === 'control' && plane.keyRequired === true)
 
   async function answerOf(request: CallRequest, params: Record<string, string>, call: CallState): Promise<Answer | 'drop'> {
+    // Read before anything else (docs/behaviour.md §1.3); a refusal is journaled for the tenant the call names, if it names one.
+    const first = request.hasBody
+      ? await readJsonFirst(request).catch((error: unknown) => {
+          call.tenantKey = policies && needsKey ? apiKeyOrNone(request.header('authorization'), state.apiKeys) : undefined
+          throw error
+        })
+      : undefined
     const tenantKey = needsKey ? apiKeyFrom(request.header('authorization'), state.apiKeys) : undefined
     // Asked before the tenant is opened: with Redis the clock, the sync and the token travel together.
     const time = tenantKey !== undefined ? state.clocks.read(tenantKey) : undefined
@@ -79,7 +86,8 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       const limits = token ?? policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
       call.headers = limits instanceof Promise ? await limits : limits
     }
-    const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined
+    // A JSON body sent to an operation that takes none was still read, and refused if it had to be.
+    const sent = operation.takesBody && request.hasBody ? (first ?? (await readBody(request, jsonOnly))) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
     if (tenantKey !== undefined && policies) {
