@@ -1,5 +1,6 @@
 import type { Contract } from '../contract/load-contract.ts'
 import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
+import { SlicedJson } from '../answer/answer.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import type { CoreState } from '../core/planes.ts'
 import { tooDeep } from '../core/read-body.ts'
@@ -49,7 +50,7 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     // The tenant's time, read once, as a route reads it (docs/behaviour.md §8).
     const at = new Date(await deps.clocks.now(key))
     const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: () => at })
-    return jsonCopy(result) as AdminResult<typeof operationId>
+    return jsonCopy(result instanceof SlicedJson ? result.value : result) as AdminResult<typeof operationId>
   }
 }
 

@@ -39,3 +39,20 @@ export function* checkedSteps(steps: Steps<void>, check: () => void): Steps<void
     check()
   }
 }
+
+/**
+ * The values `steps` gives (chunks of an answer), in slices of about SLICE_MS: the work of making
+ * them and of whoever takes them (writing each out) counts, and the next turn of the event loop
+ * comes between two slices. Asked for one at a time, so a reader that takes them slowly holds
+ * only what it has not yet taken.
+ */
+export async function* valuesInSlices<T>(steps: Iterable<T>): AsyncGenerator<T, void, void> {
+  let sliceEnds = performance.now() + SLICE_MS
+  for (const value of steps) {
+    yield value
+    if (performance.now() > sliceEnds) {
+      await nextTurn()
+      sliceEnds = performance.now() + SLICE_MS
+    }
+  }
+}

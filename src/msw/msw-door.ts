@@ -35,12 +35,29 @@ export function mswDoor(state: MockState, basePath: string): (request: Request) 
     const match = table.match(method, path) ?? table.match(method, path, { lenient: true })
     const outcome = match ? await answered(match.value, request, path + search, match.params) : notFound(request.method, path + search)
     if (outcome === 'drop') return 'drop'
-    return new Response(request.method === 'HEAD' ? null : outcome.text, { status: outcome.status, headers: headersOf(outcome.head) })
+    const body = request.method === 'HEAD' ? null : (outcome.text ?? streamOf(outcome.chunks))
+    return new Response(body, { status: outcome.status, headers: headersOf(outcome.head) })
   }
 }
 
 async function answered(answer: OperationPipeline, request: Request, url: string, params: Record<string, string>): Promise<CallOutcome> {
   return answer(await callRequestOf(request, url, API_BODY_LIMIT), params)
+}
+
+/** A large body's chunks as the Response's stream, each made when its reader asks for it (a `for await` over the response). */
+function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const iterator = chunks[Symbol.asyncIterator]()
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await iterator.next()
+      if (next.done) controller.close()
+      else controller.enqueue(encoder.encode(next.value))
+    },
+    async cancel() {
+      await iterator.return?.()
+    },
+  })
 }
 
 function headersOf(head: HeaderList): Headers {
