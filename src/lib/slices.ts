@@ -1,5 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises'
-
 /** Work done between two turns of the event loop, at most: another call waits no longer than this for it. */
 export const SLICE_MS = 8
 /** Steps taken between two looks at the clock, which costs more than a step (a record made, a row indexed). */
@@ -7,6 +5,26 @@ const STEPS_PER_LOOK = 32
 
 /** Work as steps: it yields after each (a record made, a row indexed) and returns its result. */
 export type Steps<T> = Generator<void, T, void>
+
+/** Work in slices waiting for its next turn, in the order it asked. */
+const waiting: (() => void)[] = []
+
+/**
+ * The next turn of the event loop in which this work, alone of the work in slices, runs a slice:
+ * one slice a turn, in turn. Eight large answers written at once then hold another call back by
+ * one slice, not eight (each in the same turn, had each waited for a turn of its own).
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    if (waiting.push(resolve) === 1) setImmediate(nextInLine)
+  })
+}
+
+/** Lets the oldest waiting work run its slice; the next one's turn is the loop's next (an immediate set in one runs in the next). */
+function nextInLine(): void {
+  waiting.shift()!()
+  if (waiting.length > 0) setImmediate(nextInLine)
+}
 
 /** Runs every step at once: for work nothing else waits on (a start-up, a CLI command). */
 export function toEnd<T>(steps: Steps<T>): T {
