@@ -1,9 +1,9 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { MockServer } from '../../src/app/create-mock-server.ts'
+import { startMockServer } from '../../src/library/start-mock-server.ts'
+import type { MockServer } from '../../src/library/types.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { rawRequest, type RawAnswer } from '../helpers/raw-request.ts'
-import { startTestServer } from '../helpers/start-test-server.ts'
 
 /** Enough rows that checking and writing them takes many turns of the event loop here. */
 const ROWS = 10_000
@@ -44,7 +44,7 @@ const readsBefore = (events: string[], event: string) => events.slice(0, events.
 describe('a large state is read out in slices (docs/behaviour.md §6)', () => {
   let mock: MockServer
   beforeAll(async () => {
-    mock = await startTestServer()
+    mock = await startMockServer({ logLevel: 'silent' })
     const created = await rawRequest(`${mock.url}/__admin/tenants`, {
       method: 'POST',
       headers: { Authorization: 'ApiKey creator', 'Content-Type': 'application/json' },
@@ -76,5 +76,21 @@ describe('a large state is read out in slices (docs/behaviour.md §6)', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => watchedGet(`${mock.url}/__admin/state`, 'large-tenant', events, `state ${i}`)))
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200))
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1)
+  }, 180_000)
+
+  it("in process, tenant(apiKey).state() lets the event loop turn while it copies the state", async () => {
+    let turns = 0
+    let reading = true
+    const turn = () => {
+      turns++
+      if (reading) setImmediate(turn)
+    }
+    setImmediate(turn)
+    const state = await mock.tenant('large-tenant').state()
+    const during = turns
+    reading = false
+    // A copy in one piece: the turns before the work began, and one after.
+    expect(during).toBeGreaterThan(10)
+    expect(state.channelConnections).toHaveLength(ROWS)
   }, 180_000)
 })
