@@ -78,7 +78,7 @@ describe('a large state is read out in slices (docs/behaviour.md §6)', () => {
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1)
   }, 180_000)
 
-  it("in process, tenant(apiKey).state() lets the event loop turn while it copies the state", async () => {
+  it('in process, tenant(apiKey).state() lets the event loop turn while it copies the state', async () => {
     let turns = 0
     let reading = true
     const turn = () => {
@@ -89,7 +89,7 @@ describe('a large state is read out in slices (docs/behaviour.md §6)', () => {
     const state = await mock.tenant('large-tenant').state()
     const during = turns
     reading = false
-    // A copy in one piece: the turns before the work began, and one after.
+    // Copied in one piece, the loop would turn only before the copy began and once after it.
     expect(during).toBeGreaterThan(10)
     expect(state.channelConnections).toHaveLength(ROWS)
   }, 180_000)
