@@ -84,6 +84,19 @@ export function call(port: number, method: string, path: string, tenant: string,
   })
 }
 
+/** A GET whose answer is counted, not kept: a whole state of a 100,000-row tenant is hundreds of MB. */
+export function drainedGet(port: number, path: string, tenant: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { Authorization: `ApiKey ${tenant}` }, agent: false }, (res) => {
+      let bytes = 0
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 export interface Running {
   child: ChildProcess
   port: number
@@ -113,10 +126,13 @@ export const NOVU_MOCK: ServerDef = {
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 }
 
-/** novu-mock as built, as the --redis and load-balancer benches run it: warnings only, responses not validated. */
-export const novuMock = (name: string, args: string[]): ServerDef => ({
+/**
+ * novu-mock as built, as the --redis and load-balancer benches run it: warnings only, responses not
+ * validated. `root`: another build's folder (an older version's, for a side-by-side).
+ */
+export const novuMock = (name: string, args: string[], root = ROOT): ServerDef => ({
   name,
-  command: (port) => [process.execPath, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--log-level', 'warn', '--response-validation', 'off', ...args],
+  command: (port) => [process.execPath, join(root, 'bin/novu-mock.js'), '--port', String(port), '--log-level', 'warn', '--response-validation', 'off', ...args],
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 })
 

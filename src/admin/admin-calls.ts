@@ -1,9 +1,13 @@
 import type { Contract } from '../contract/load-contract.ts'
 import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
+import { SlicedJson } from '../answer/answer.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import type { CoreState } from '../core/planes.ts'
 import { tooDeep } from '../core/read-body.ts'
 import { valueNestsDeeperThan } from '../lib/json-depth.ts'
+import { jsonInSteps } from '../lib/json-in-steps.ts'
+import { jsonOutSteps } from '../lib/json-out-steps.ts'
+import { inSlices, valuesInSlices } from '../lib/slices.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
 
@@ -49,8 +53,28 @@ export function adminCalls(admin: Contract, handlers: Record<string, Handler>, d
     // The tenant's time, read once, as a route reads it (docs/behaviour.md §8).
     const at = new Date(await deps.clocks.now(key))
     const result = await handler({ store: deps.store, tenant: tenantFor(key), input: input as never, now: () => at })
-    return jsonCopy(result) as AdminResult<typeof operationId>
+    const copy = result instanceof SlicedJson ? await jsonCopyInSlices(result.value) : jsonCopy(result)
+    return copy as AdminResult<typeof operationId>
   }
+}
+
+/**
+ * A large result (a whole state, the journal) copied as it would cross the wire, in slices between
+ * turns of the event loop, as its route writes it and as a body that size is read (docs/behaviour.md §6).
+ */
+async function jsonCopyInSlices(value: object): Promise<unknown> {
+  const encoder = new TextEncoder()
+  const parts: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of valuesInSlices(jsonOutSteps(value))) {
+    parts.push(encoder.encode(chunk))
+    length += parts.at(-1)!.length
+  }
+  const bytes = new Uint8Array(length)
+  parts.reduce((at, part) => (bytes.set(part, at), at + part.length), 0)
+  const read = await inSlices(jsonInSteps(bytes), 1)
+  // Text it does not read in steps is read whole, as before.
+  return read.kind === 'value' ? read.value : JSON.parse(new TextDecoder().decode(bytes))
 }
 
 const jsonCopy = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)))

@@ -1,5 +1,5 @@
 import { validationFailed } from '../answer/api-error.ts'
-import { AnsweredOtherwise } from '../answer/answer.ts'
+import { AnsweredOtherwise, SlicedJson } from '../answer/answer.ts'
 import { listChannelConnections } from '../resources/channel-connections.ts'
 import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
@@ -58,7 +58,8 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     // The API's own handler: a page of the tenant's connections, read without calling the API.
     pageChannelConnections: listChannelConnections,
 
-    getState: async ({ store, tenant }: OperationContext<unknown, StateAdminPort>) => store.exportState(tenant.key),
+    // Checked and written in slices: a whole state leaves other calls answered meanwhile (docs/behaviour.md §6).
+    getState: async ({ store, tenant }: OperationContext<unknown, StateAdminPort>) => new SlicedJson(await store.exportState(tenant.key)),
 
     putState: async ({ store, tenant, input }: OperationContext<{ body: TenantState }, StateAdminPort>) => {
       const state = input.body

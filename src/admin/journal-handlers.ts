@@ -1,4 +1,5 @@
 import { ApiError } from '../answer/api-error.ts'
+import { SlicedJson } from '../answer/answer.ts'
 import { isDeepSubset } from '../lib/deep-subset.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { JournalFilter } from '../journal/request-journal.ts'
@@ -11,9 +12,8 @@ const SEEN_SHOWN = 20
 
 export function journalHandlers(journal: JournalPort) {
   return {
-    listRequests: async ({ tenant, input }: OperationContext<{ query: JournalFilter }>) => ({
-      requests: await journal.list(tenant.key, input.query),
-    }),
+    // Checked and written in slices, as a whole state is: up to a thousand calls of 32 KiB each.
+    listRequests: async ({ tenant, input }: OperationContext<{ query: JournalFilter }>) => new SlicedJson({ requests: await journal.list(tenant.key, input.query) }),
 
     clearRequests: async ({ tenant }: OperationContext<unknown>) => ({ cleared: await journal.clear(tenant.key) }),
 

@@ -17,6 +17,8 @@ export interface Answer {
   forced?: boolean
   /** `body`'s JSON, when it was made with the body (a handler's `Serialized`): sent and journaled as it is. */
   text?: string
+  /** A large body (a handler's `SlicedJson`): checked, then written, in slices between other calls. */
+  sliced?: boolean
 }
 
 /**
@@ -29,6 +31,16 @@ export class Serialized {
     readonly value: unknown,
     readonly text: string,
   ) {}
+}
+
+/**
+ * A handler's result that may be large (a whole state, the journal): an object whose array members
+ * hold its records. It is checked against the document and written out in slices, between turns
+ * of the event loop, so other calls are answered meanwhile (docs/behaviour.md §6); its bytes are
+ * those of JSON.stringify.
+ */
+export class SlicedJson {
+  constructor(readonly value: object) {}
 }
 
 /** Thrown by a handler whose answer is another of its operation's documented answers than the success (a failing health check). */

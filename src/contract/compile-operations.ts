@@ -35,14 +35,17 @@ export function compileOperations(
       // A stripping validator checks a closed copy: the document's open bodies would strip nothing.
       const bodySchema = () => (bodies === 'exact' ? (body as JsonSchema) : closedCopy(body as JsonSchema))
       const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
-      const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, key, source)) : () => undefined
+      const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, 'exactBody', `${key}:body`, source)) : () => undefined
       const responses = lazyResponses(op, key, source)
+      const success = successStatusOf(op)
+      const answer = contentOf(op, success)?.schema as JsonSchema | undefined
+      const splitAnswer = answer === undefined ? () => undefined : once(() => splitBodyOf(answer, 'response', `${key}:response:${success}`, source))
       operations.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
         pathTemplate,
         routePath: pathTemplate.replace(/\{([^}]+)\}/g, ':$1'),
-        successStatus: successStatusOf(op),
+        successStatus: success,
         requiresAuth: (op.security ?? doc.security ?? []).length > 0,
         takesBody: body !== undefined,
         wording,
@@ -56,6 +59,9 @@ export function compileOperations(
         get splitBody() {
           return split()
         },
+        get splitResponse() {
+          return splitAnswer()
+        },
         responseValidators: responses,
         example: (status, name) => exampleOf(op, status, name),
         exampleNames: (status) => Object.keys(contentOf(op, status)?.examples ?? {}),
@@ -63,6 +69,7 @@ export function compileOperations(
           params()
           bodyValidator?.()
           split()
+          splitAnswer()
           responses.warm()
         },
       })
@@ -80,13 +87,13 @@ function once<T>(make: () => T): () => T {
 const ITEMS_ONLY: ReadonlySet<string> = new Set(['type', 'items', 'description', 'title', 'example', 'examples'])
 
 /** The records of an object body's array properties, each checked by its own validator: undefined for a body without them. */
-function splitBodyOf(body: JsonSchema, key: string, source: ValidatorSource): SplitBody | undefined {
+function splitBodyOf(body: JsonSchema, kind: 'exactBody' | 'response', key: string, source: ValidatorSource): SplitBody | undefined {
   const properties = (body.type === 'object' ? body.properties : undefined) as Record<string, JsonSchema> | undefined
   if (!properties) return undefined
   const items = new Map<string, ValidateFunction>()
   for (const [name, schema] of Object.entries(properties)) {
     if (schema.type !== 'array' || schema.items === undefined || !Object.keys(schema).every((word) => ITEMS_ONLY.has(word))) continue
-    items.set(name, source.validator('exactBody', `${key}:body:items:${name}`, () => schema.items as JsonSchema))
+    items.set(name, source.validator(kind, `${key}:items:${name}`, () => schema.items as JsonSchema))
   }
   return items.size === 0 ? undefined : { order: Object.keys(properties), items }
 }

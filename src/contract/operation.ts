@@ -34,6 +34,8 @@ export interface Operation {
   readonly validateBody: ValidateFunction | undefined
   /** The body's records, each checked on its own (docs/behaviour.md §6): only for a document checked exactly. */
   readonly splitBody: SplitBody | undefined
+  /** The success answer's records, each checked on its own (a whole state, the journal), as `splitBody`. */
+  readonly splitResponse: SplitBody | undefined
   readonly responseValidators: ResponseValidators
   /** The document's example answer for a status: a named one, or the schema's own. */
   example(status: number, name?: string): unknown

@@ -1,6 +1,9 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js'
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
 import type { Answer, Violation } from '../answer/answer.ts'
 import { isoStamp } from '../lib/iso-time.ts'
+import type { SplitBody } from '../contract/operation.ts'
+import { bodyErrorSteps } from '../contract/validation/validate-in-slices.ts'
+import { inSlices } from '../lib/slices.ts'
 import type { Logger } from '../log/logger.ts'
 
 export type { Answer, Violation } from '../answer/answer.ts'
@@ -19,7 +22,23 @@ export interface ResponseCheck {
  */
 export function checkedAnswer(answer: Answer, validate: ValidateFunction | undefined, path: string, check: ResponseCheck): Answer {
   if (check.mode === 'off') return answer
-  const violations = violationsOf(answer, validate)
+  return answerChecked(answer, violationsOf(answer, validate), path, check)
+}
+
+/**
+ * `checkedAnswer` for a large success (a handler's `SlicedJson`): the object with its records
+ * emptied, then each record, checked in slices between turns of the event loop (docs/behaviour.md
+ * §6), to the same verdict. A problem's `schemaPath` is then the record's schema's own.
+ */
+export async function checkedAnswerInSlices(answer: Answer, validate: ValidateFunction | undefined, split: SplitBody | undefined, path: string, check: ResponseCheck): Promise<Answer> {
+  const body = answer.body
+  if (check.mode === 'off' || !validate || !split || body === null || typeof body !== 'object' || Array.isArray(body)) return checkedAnswer(answer, validate, path, check)
+  const errors = await inSlices(bodyErrorSteps(validate, split, body as Record<string, unknown>))
+  return answerChecked(answer, errors.map(violationOf), path, check)
+}
+
+/** The answer as the check leaves it, given what it found wrong. */
+function answerChecked(answer: Answer, violations: Violation[], path: string, check: ResponseCheck): Answer {
   if (violations.length === 0) return answer
   check.logger.error('response failed contract validation', { path, status: answer.status, violations })
   if (check.mode === 'warn') return { ...answer, violations }
@@ -40,5 +59,7 @@ export function checkedAnswer(answer: Answer, validate: ValidateFunction | undef
 function violationsOf(answer: Answer, validate: ValidateFunction | undefined): Violation[] {
   if (!validate) return [{ message: `status ${answer.status} is not documented for this operation` }]
   if (validate(answer.body)) return []
-  return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword }))
+  return (validate.errors ?? []).map(violationOf)
 }
+
+const violationOf = (e: ErrorObject): Violation => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, message: e.message ?? e.keyword })

@@ -9,13 +9,13 @@ import { tenantFor } from '../resources/tenant.ts'
 import type { Store } from '../store/store.ts'
 import { apiKeyFrom, apiKeyOrNone } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
-import { Serialized } from '../answer/answer.ts'
+import { Serialized, SlicedJson } from '../answer/answer.ts'
 import { callStore, checkedBeforeCommit } from './call-store.ts'
-import { checkedAnswer, type Answer } from './check-answer.ts'
+import { checkedAnswer, checkedAnswerInSlices, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
 import { readBody, readJsonFirst } from './read-body.ts'
-import { appendHeaders, type CallOutcome, type HeaderList } from './sent-answer.ts'
+import { appendHeaders, slicedAnswer, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
 /** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
 export type OperationPipeline = (request: CallRequest, params: Record<string, string>) => Promise<CallOutcome>
@@ -146,6 +146,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     // The handler map is keyed by operationId; its input type is the one this operation validated.
     const result = await handler({ store, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
     if (result instanceof Serialized) return { status: operation.successStatus, body: result.value, text: result.text }
+    if (result instanceof SlicedJson) return { status: operation.successStatus, body: result.value, sliced: true }
     return { status: operation.successStatus, body: result }
   }
 
@@ -190,7 +191,14 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       return 'drop'
     }
     const checked = call.checked !== undefined && outcome.body === call.checked
-    const answer = checked ? outcome : checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
+    const validate = operation.responseValidators.get(outcome.status)
+    const answer = checked
+      ? outcome
+      : outcome.sliced
+        ? await checkedAnswerInSlices(outcome, validate, operation.splitResponse, call.line.url, call.timed)
+        : checkedAnswer(outcome, validate, call.line.url, call.timed)
+    // Never journaled nor kept for a replay (the control plane's): written as it is made.
+    if (answer.sliced && !policies) return slicedAnswer(answer.status, headListOf(call, answer), answer.body)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)

@@ -5,7 +5,7 @@ import type { OperationPipeline } from '../core/operation-pipeline.ts'
 import { appendHeaders, type HeaderList } from '../core/sent-answer.ts'
 import type { CorsHeaders } from './cors.ts'
 import { bodyBytes, bodyReadBefore } from './read-body.ts'
-import { sendJsonText } from './respond.ts'
+import { sendJsonChunks, sendJsonText } from './respond.ts'
 
 /** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
 export type RouteRequest = IncomingMessage & { originalUrl?: string }
@@ -31,7 +31,8 @@ export function operationRoute(answer: OperationPipeline): OperationCall {
       head.push(...outcome.head)
     }
     try {
-      sendJsonText(res, outcome.status, head, outcome.text)
+      if (outcome.chunks) await sendJsonChunks(res, outcome.status, head, outcome.chunks)
+      else sendJsonText(res, outcome.status, head, outcome.text)
     } catch {
       // The connection went before the answer could be written: nothing left to tell the client.
       res.destroy()

@@ -19,3 +19,30 @@ export function sendJsonText(res: ServerResponse, status: number, head: HeaderLi
   res.writeHead(status, head)
   res.end(text)
 }
+
+/**
+ * Sends a large JSON body (docs/behaviour.md §6) as its chunks come, each written once the socket
+ * has taken the ones before (node frames them with `Transfer-Encoding: chunked`): a reader that
+ * takes it slowly holds one chunk of it in memory, not the whole text. A client gone before the
+ * end stops the chunks being made.
+ */
+export async function sendJsonChunks(res: ServerResponse, status: number, head: HeaderList, chunks: AsyncIterable<string>): Promise<void> {
+  head.push('Content-Type', JSON_CONTENT_TYPE)
+  res.writeHead(status, head)
+  for await (const chunk of chunks) {
+    if (res.destroyed) return
+    if (!res.write(chunk)) await drainedOrClosed(res)
+  }
+  res.end()
+}
+
+const drainedOrClosed = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })

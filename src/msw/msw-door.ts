@@ -46,8 +46,25 @@ export function mswDoor(state: MockState, basePath: string): (request: Request) 
     const call = await callRequestOf(request, path + search, bodyLimitOf(path))
     const outcome = match ? await match.value(call, match.params) : await notFound(call, request.method, path + search)
     if (outcome === 'drop') return 'drop'
-    return new Response(request.method === 'HEAD' ? null : outcome.text, { status: outcome.status, headers: headersOf(outcome.head) })
+    const body = request.method === 'HEAD' ? null : (outcome.text ?? streamOf(outcome.chunks))
+    return new Response(body, { status: outcome.status, headers: headersOf(outcome.head) })
   }
+}
+
+/** A large body's chunks as the Response's stream, each made when its reader asks for it (a `for await` over the response). */
+function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const iterator = chunks[Symbol.asyncIterator]()
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await iterator.next()
+      if (next.done) controller.close()
+      else controller.enqueue(encoder.encode(next.value))
+    },
+    async cancel() {
+      await iterator.return?.()
+    },
+  })
 }
 
 function headersOf(head: HeaderList): Headers {
