@@ -1,9 +1,12 @@
-import type { JournalCall, JournalEntry, JournalFilter, RecordOptions } from './journal-port.ts'
+import type { JournalCall, JournalEntry, JournalFilter, RecordOptions, StatedEntry } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { isSecretName, redact } from '../log/redact.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
+
+/** A call's provider state is kept up to this much JSON text. */
+export const STATE_LIMIT = 4 * BODY_LIMIT
 
 /** An entry's own size in memory beyond its texts (the objects holding them). */
 const ENTRY_OVERHEAD_BYTES = 300
@@ -34,6 +37,8 @@ export interface Kept {
   readonly requestCut: boolean
   readonly responseCut: boolean
   readonly secret: string | undefined
+  /** The records the answer depended on, as they were before the call (JSON), for the Pact export (docs/behaviour.md §9). */
+  readonly state?: string | undefined
   /** Its size in memory, texts included. */
   readonly bytes: number
 }
@@ -51,8 +56,10 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const response = responseText?.slice(0, BODY_LIMIT)
   const requestCut = request !== requestText
   const responseCut = response !== responseText
-  const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
-  return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, bytes }
+  // A state past the limit is not kept: cut, it would no longer say what the answer came from.
+  const state = call.state !== undefined && call.state.length <= STATE_LIMIT ? call.state : undefined
+  const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0) + (state?.length ?? 0)
+  return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, state, bytes }
 }
 
 /**
@@ -83,7 +90,7 @@ const nameOf = (raw: string): string => {
 }
 
 /** The entries `filter` asks for, oldest first, as the admin API shows them. */
-export function selected(entries: readonly Kept[], filter: JournalFilter): JournalEntry[] {
+export function selected(entries: readonly Kept[], filter: JournalFilter, shownAs: (kept: Kept) => JournalEntry = entryOf): JournalEntry[] {
   const since = filter.since === undefined ? undefined : Date.parse(filter.since)
   const matching = entries.filter(
     (kept) =>
@@ -94,7 +101,7 @@ export function selected(entries: readonly Kept[], filter: JournalFilter): Journ
       (filter.status === undefined || kept.status === filter.status) &&
       (since === undefined || Date.parse(kept.time) >= since),
   )
-  return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(entryOf)
+  return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(shownAs)
 }
 
 /** The entry as the admin API shows it, in the document's order of fields. */
@@ -107,6 +114,13 @@ export function entryOf(kept: Kept): JournalEntry {
   if (violations) entry.violations = violations
   if (note !== undefined) entry.note = note
   if (requestCut || responseCut) entry.truncated = true
+  return entry
+}
+
+/** The entry as the admin API shows it, with the records it depended on (the Pact export's). */
+export function statedEntryOf(kept: Kept): StatedEntry {
+  const entry: StatedEntry = entryOf(kept)
+  if (kept.state !== undefined) entry.state = shown(kept.state, kept.secret)
   return entry
 }
 
