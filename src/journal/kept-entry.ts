@@ -37,7 +37,7 @@ export interface Kept {
   readonly requestCut: boolean
   readonly responseCut: boolean
   readonly secret: string | undefined
-  /** The records the answer depended on, as they were before the call (JSON), for the Pact export (docs/behaviour.md §9). */
+  /** The records the answer depended on, as they were before the call (JSON), for the Pact export (docs/behaviour.md §9); '' when past STATE_LIMIT. */
   readonly state?: string | undefined
   /** Its size in memory, texts included. */
   readonly bytes: number
@@ -56,8 +56,8 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const response = responseText?.slice(0, BODY_LIMIT)
   const requestCut = request !== requestText
   const responseCut = response !== responseText
-  // A state past the limit is not kept: cut, it would no longer say what the answer came from.
-  const state = call.state !== undefined && call.state.length <= STATE_LIMIT ? call.state : undefined
+  // A state past the limit is not kept (cut, it would no longer say what the answer came from): '' marks it.
+  const state = call.state === undefined || call.state.length <= STATE_LIMIT ? call.state : ''
   const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0) + (state?.length ?? 0)
   return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, state, bytes }
 }
@@ -117,10 +117,11 @@ export function entryOf(kept: Kept): JournalEntry {
   return entry
 }
 
-/** The entry as the admin API shows it, with the records it depended on (the Pact export's). */
+/** The entry as the admin API shows it, with the records it depended on (the Pact export's); a state not kept marks it truncated. */
 export function statedEntryOf(kept: Kept): StatedEntry {
   const entry: StatedEntry = entryOf(kept)
-  if (kept.state !== undefined) entry.state = shown(kept.state, kept.secret)
+  if (kept.state === '') entry.truncated = true
+  else if (kept.state !== undefined) entry.state = shown(kept.state, kept.secret)
   return entry
 }
 

@@ -96,8 +96,8 @@ describe('GET /__admin/pact: the journal as a Pact V4 document', () => {
     const { pact, text } = await exportedPact(server, auth, 'consumer=web-app&statuses=all')
     expect(pact.interactions).toHaveLength(3)
     for (const secret of [apiKey, 'Authorization', 'authorization', ...Object.values(secrets), 'query-s3cret-value']) expect(text).not.toContain(secret)
-    expect(pact.interactions[0].request.headers).toEqual({ 'Content-Type': ['application/json'] })
-    expect(pact.interactions[2].request.headers).toEqual({ Prefer: ['delay=1'] })
+    expect(pact.interactions[0]!.request.headers).toEqual({ 'Content-Type': ['application/json'] })
+    expect(pact.interactions[2]!.request.headers).toEqual({ Prefer: ['delay=1'] })
   })
 })
 
