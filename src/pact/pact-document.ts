@@ -79,7 +79,7 @@ function requestOf(entry: StatedEntry) {
     if (kept !== undefined) headers[kept] = [value]
   }
   // The body as the mock read it, sent as JSON (a form's fields answer the same as JSON: docs/behaviour.md §1.3).
-  if (entry.requestBody !== undefined) headers['Content-Type'] = ['application/json']
+  if (entry.requestBody !== undefined && !/json/i.test(headers['Content-Type']?.[0] ?? '')) headers['Content-Type'] = ['application/json']
   return {
     method: entry.method,
     path: entry.path,

@@ -46,6 +46,9 @@ describe('GET /__admin/pact: the journal as a Pact V4 document', () => {
       expect(interaction.response.headers).toEqual({ 'Content-Type': ['application/json; charset=utf-8'] })
       expect(interaction.response.body).toEqual({ content: expect.anything(), contentType: 'application/json', encoded: false })
     }
+    const form = pact.interactions.at(-1)!
+    expect(form.request.headers).toEqual({ 'Content-Type': ['application/json'] })
+    expect(form.request.body.content).toEqual({ providerId: 'fcm', credentials: { deviceTokens: ['t-4'] } })
     expect(pact.interactions.map((interaction) => interaction.description).slice(0, 3)).toEqual(['#1 getSubscriber demo-subscriber-1', '#2 getSubscriber demo-subscriber-2', '#3 listChannelConnections'])
   })
 
@@ -54,7 +57,7 @@ describe('GET /__admin/pact: the journal as a Pact V4 document', () => {
     await scriptedCalls(server, auth)
     const { pact } = await exportedPact(server, auth, 'consumer=web-app&provider=novu-eu&statuses=all')
     expect(pact.provider).toEqual({ name: 'novu-eu' })
-    expect(pact.interactions).toHaveLength(14)
+    expect(pact.interactions).toHaveLength(15)
     expect(pact.interactions.at(-1)!.response.status).toBe(404)
   })
 

@@ -31,6 +31,8 @@ export async function scriptedCalls(server: { url: string }, auth: Auth): Promis
     [on().post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: [adaMessage(1), adaMessage(2)], markAs: 'read' }), 201],
     [on().post(`/v1/subscribers/${ADA}/messages/mark-as`).set(auth).send({ messageId: adaMessage(1), markAs: 'unseen' }), 201],
     [on().post(`/v1/subscribers/${GRACE}/messages/mark-as`).set(auth).send({ messageId: [graceMessage(1)], markAs: 'seen' }), 201],
+    // A form body: the pact sends its fields as JSON, which the mock answers the same.
+    [on().patch(`/v1/subscribers/${ADA}/credentials`).set(auth).type('form').send('providerId=fcm&credentials[deviceTokens][]=t-4'), 200],
     [on().get('/v2/subscribers/nobody').set(auth), 404],
   ]
   for (const [call, status] of calls) expect((await call).status).toBe(status)

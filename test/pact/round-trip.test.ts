@@ -19,7 +19,7 @@ afterAll(() => Promise.all([consumerSide?.close(), providerSide?.close()]))
 
 describe('a test run exported as a pact, verified by Pact against a fresh mock', () => {
   it('exports every call answered 2xx, in order, each with its state', () => {
-    expect(pact.interactions).toHaveLength(13)
+    expect(pact.interactions).toHaveLength(14)
     expect(pact.interactions.map((interaction) => interaction.request.path)[0]).toBe('/v2/subscribers/demo-subscriber-1')
     const states = pact.interactions.map((interaction) => interaction.providerStates[0])
     expect(states[4].name).toMatch(/^subscriber demo-subscriber-2 exists/)
