@@ -1,5 +1,18 @@
 import type { Store, TenantTransaction, TenantView } from '../store/store.ts'
 
+/**
+ * Each record's JSON, kept while the record lives: a record is never changed in place, so its
+ * text stays true, and the calls that read it unchanged (most reads, and a write's other
+ * integrations) share one serialization.
+ */
+const texts = new WeakMap<object, string>()
+
+function recordText(record: object): string {
+  let text = texts.get(record)
+  if (text === undefined) texts.set(record, (text = JSON.stringify(record)))
+  return text
+}
+
 /** The collections of a tenant's state, as `GET /__admin/state` names them. */
 type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages'
 
@@ -11,7 +24,7 @@ type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messa
  * record as it was read; it is serialized once, when the call is journaled.
  */
 export class ReadCapture {
-  private readonly seen = new Map<Collection, Map<string, unknown>>()
+  private readonly seen = new Map<Collection, Map<string, object>>()
 
   /** `store` as the call's handler sees it: every record its views answer is noted here. */
   over(store: Store): Store {
@@ -21,15 +34,18 @@ export class ReadCapture {
     return capturing
   }
 
-  /** The records read, by collection, in the order first read; undefined when none was. */
+  /**
+   * The records read, by collection, in the order first read, as JSON (`JSON.stringify` of them);
+   * undefined when none was. Each record is serialized once, by whichever call reads it first.
+   */
   json(): string | undefined {
     if (this.seen.size === 0) return undefined
-    const records: Partial<Record<Collection, unknown[]>> = {}
-    for (const [collection, byId] of this.seen) records[collection] = [...byId.values()]
-    return JSON.stringify(records)
+    const parts: string[] = []
+    for (const [collection, byId] of this.seen) parts.push(`"${collection}":[${[...byId.values()].map(recordText).join(',')}]`)
+    return `{${parts.join(',')}}`
   }
 
-  private note<T>(collection: Collection, id: string, record: T): T {
+  private note<T extends object>(collection: Collection, id: string, record: T): T {
     let byId = this.seen.get(collection)
     if (!byId) this.seen.set(collection, (byId = new Map()))
     if (!byId.has(id)) byId.set(id, record)
