@@ -1,6 +1,6 @@
 import type { StatedEntry } from '../journal/journal-port.ts'
 import { isSecretName } from '../log/redact.ts'
-import { bodyRules, type MatchingRules } from './matching-rules.ts'
+import { bodyRules } from './matching-rules.ts'
 import { stateName, type StateRecords } from './state-name.ts'
 
 /** The seed a tenant starts from, as a provider state's `params.seed` names it. */
@@ -65,7 +65,7 @@ function interactionOf(entry: StatedEntry, source: PactSource) {
       status: entry.status,
       headers: { 'Content-Type': [JSON_TYPE] },
       ...(entry.responseBody === undefined ? {} : { body: jsonBody(entry.responseBody) }),
-      ...(Object.keys(rules).length === 0 ? {} : { matchingRules: { body: rules } satisfies { body: MatchingRules } }),
+      ...(Object.keys(rules).length === 0 ? {} : { matchingRules: { body: rules } }),
     },
     pending: false,
   }
