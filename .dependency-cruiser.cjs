@@ -8,7 +8,7 @@ const LAYERS = [
   ['options'],
   ['app'],
   ['admin', 'web', 'proxy'],
-  ['verify'],
+  ['verify', 'pact'],
   ['http'],
   ['core'],
   ['policies'],

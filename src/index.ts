@@ -3,4 +3,4 @@
 export { startMockServer } from './library/start-mock-server.ts'
 export { VerificationError, type VerificationFailure } from './library/verification-error.ts'
 export type { MockServer, MockServerOptions, Tenant, TenantClock } from './library/types.ts'
-export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'
+export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, PactDocument, PactOptions, RequestFilter, SnapshotInfo, TenantState } from './library/document-types.ts'

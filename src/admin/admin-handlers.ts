@@ -11,6 +11,8 @@ import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
 import type { TenantClocks } from '../clock/tenant-clocks.ts'
 import { clockHandlers } from './clock-handlers.ts'
+import { pactHandlers } from './pact-handlers.ts'
+import type { Logger } from '../log/logger.ts'
 import { faultHandlers } from './fault-handlers.ts'
 import { journalHandlers } from './journal-handlers.ts'
 import { snapshotHandlers } from './snapshot-handlers.ts'
@@ -31,11 +33,18 @@ export interface AdminInfo {
   clocks: TenantClocks
   /** Clears the tenant's fault rules, journal, idempotency records and rate-limit bucket (a reset, docs/behaviour.md §3). */
   clean(tenant: string): Promise<void>
+  logger: Logger
 }
 
 /** The control plane's JSON handlers, keyed by the operationIds of spec/admin.yaml (the stream has its own route). */
 export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record<Exclude<keyof AdminOperations, typeof EVENT_STREAM_OPERATION>, Handler> {
+  /** A clean tenant: its records first, so a reset the store refuses (503) leaves the clock and the policies as they were too. */
+  const resetTenant = async (store: StateAdminPort, tenant: string) => {
+    await store.reset(tenant).then(() => info.clocks.reset(tenant))
+    await info.clean(tenant)
+  }
   return {
+    ...pactHandlers(info, resetTenant),
     ...snapshotHandlers,
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
@@ -78,10 +87,12 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     resetState: async ({ store, tenant, input }: OperationContext<{ query: { all?: boolean } }, StateAdminPort>) => {
       // Listed before the reset: resetting all releases them.
       const tenants = input.query.all ? (await store.tenants()).map(({ key }) => key) : [tenant.key]
-      // The records first: a reset the store refuses (503) leaves the clock and the policies as they were too.
-      if (input.query.all) await store.resetAll().then(() => info.clocks.resetAll())
-      else await store.reset(tenant.key).then(() => info.clocks.reset(tenant.key))
-      await Promise.all(tenants.map((key) => info.clean(key)))
+      if (!input.query.all) await resetTenant(store, tenant.key)
+      else {
+        // The records first: a reset the store refuses (503) leaves the clock and the policies as they were too.
+        await store.resetAll().then(() => info.clocks.resetAll())
+        await Promise.all(tenants.map((key) => info.clean(key)))
+      }
       return { scope: input.query.all ? 'all' : 'tenant' }
     },
   }

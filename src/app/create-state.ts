@@ -83,6 +83,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     api: loaded.api,
     clocks,
     clean: (tenant: string) => cleanPolicies(policies, tenant),
+    logger,
   }
   const controlHandlers = adminHandlers(info, adminAccessOf(config.host, config.adminToken))
   return {

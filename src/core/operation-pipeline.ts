@@ -15,6 +15,7 @@ import { checkedAnswer, checkedAnswerInSlices, type Answer } from './check-answe
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
 import { readBody, readJsonFirst } from './read-body.ts'
+import { ReadCapture } from './read-capture.ts'
 import { appendHeaders, slicedAnswer, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
 /** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
@@ -37,6 +38,8 @@ interface CallState {
   headers?: Record<string, string>
   /** The tenant's time, read once when the tenant is known: every stamp and time rule of the call uses it. */
   at?: Date
+  /** The records the handler read, as they were before the call: its provider state (docs/behaviour.md §9). */
+  reads?: ReadCapture
   /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
   end?: () => void
   /** The success body checked against the document inside the transaction that wrote it, not checked again. */
@@ -144,7 +147,9 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     // The control plane's bodies may be whole states, checked in slices (docs/behaviour.md §6); the API's are small.
     const input = jsonOnly ? await validateRequestInSlices(operation, requestParams, call.body) : validateRequest(operation, requestParams, call.body)
     // The handler map is keyed by operationId; its input type is the one this operation validated.
-    const result = await handler({ store, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
+    // Only the API's calls are journaled, and so only theirs need their reads.
+    const reads = policies ? (call.reads = new ReadCapture()).over(store) : store
+    const result = await handler({ store: reads, tenant: tenantFor(call.tenantKey ?? ''), input: input as never, now: call.timed.now })
     if (result instanceof Serialized) return { status: operation.successStatus, body: result.value, text: result.text }
     if (result instanceof SlicedJson) return { status: operation.successStatus, body: result.value, sliced: true }
     return { status: operation.successStatus, body: result }
@@ -175,6 +180,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       note: call.ignoredType === undefined ? undefined : `body ignored for its content type (${call.ignoredType})`,
       responseBody: body,
       violations: answer.violations,
+      state: call.reads?.json(),
     }, { secret: call.idempotencyKey, responseText: text })
   }
 
@@ -226,6 +232,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       recording: undefined,
       headers: undefined,
       at: undefined,
+      reads: undefined,
       end: undefined,
       checked: undefined,
       timed: state,

@@ -7,7 +7,15 @@ export type JournalEntry = AdminSchemas['JournalEntry']
  * A call as the routes report it: the URL as sent (its query is parsed when the entry is read),
  * and the request's headers as node read them (`rawHeaders`), redacted when the entry is shown.
  */
-export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'headers' | 'truncated'> & { url: string; rawHeaders?: readonly string[] }
+export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'headers' | 'truncated'> & {
+  url: string
+  rawHeaders?: readonly string[]
+  /** The records the answer depended on, as they were just before the call, as JSON (docs/behaviour.md §9). */
+  state?: string
+}
+
+/** An entry with its call's `state` (JournalCall), as the Pact export reads it. */
+export type StatedEntry = JournalEntry & { state?: string }
 
 export interface RecordOptions {
   /** The call's idempotency key: never shown, in any body of the entry. */
@@ -49,7 +57,8 @@ export interface SubscribeOptions {
  */
 export interface JournalPort {
   record(tenant: string, call: JournalCall, options?: RecordOptions): void
-  list(tenant: string, filter?: JournalFilter): MaybePromise<JournalEntry[]>
+  /** With `states`, each entry carries its call's `state` (StatedEntry). */
+  list(tenant: string, filter?: JournalFilter, states?: boolean): MaybePromise<StatedEntry[]>
   /** How many entries were removed. */
   clear(tenant: string): MaybePromise<number>
   /** Calls `listener` with each entry kept from now on; answers the function that stops it, or undefined at the bound. */

@@ -1,10 +1,13 @@
-import type { JournalCall, JournalEntry, JournalFilter, RecordOptions } from './journal-port.ts'
+import type { JournalCall, JournalEntry, JournalFilter, RecordOptions, StatedEntry } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { isSecretName, redact } from '../log/redact.ts'
 import { ownCopy, stringBytes } from '../lib/own-string.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
+
+/** A call's provider state is kept up to this much JSON text. */
+export const STATE_LIMIT = 4 * BODY_LIMIT
 
 /** An entry's own size in memory beyond its texts (the objects holding them). */
 const ENTRY_OVERHEAD_BYTES = 300
@@ -35,6 +38,8 @@ export interface Kept {
   readonly requestCut: boolean
   readonly responseCut: boolean
   readonly secret: string | undefined
+  /** The records the answer depended on, as they were before the call (JSON), for the Pact export (docs/behaviour.md §9); '' when past STATE_LIMIT. */
+  readonly state?: string | undefined
   /** Its size in memory, texts included, each counted as V8 holds it (one or two bytes a character). */
   readonly bytes: number
 }
@@ -54,8 +59,10 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const response = keptCopy(responseText)
   const requestCut = request !== undefined && request.length !== requestText!.length
   const responseCut = response !== undefined && response.length !== responseText!.length
-  const bytes = ENTRY_OVERHEAD_BYTES + [url, headers, note, request, response].reduce((sum, text) => sum + (text === undefined ? 0 : stringBytes(text)), 0)
-  return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, bytes }
+  // A state past the limit is not kept (cut, it would no longer say what the answer came from): '' marks it.
+  const state = call.state === undefined || call.state.length <= STATE_LIMIT ? call.state : ''
+  const bytes = ENTRY_OVERHEAD_BYTES + [url, headers, note, request, response, state].reduce((sum, text) => sum + (text === undefined ? 0 : stringBytes(text)), 0)
+  return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, state, bytes }
 }
 
 /**
@@ -92,7 +99,7 @@ const nameOf = (raw: string): string => {
 }
 
 /** The entries `filter` asks for, oldest first, as the admin API shows them. */
-export function selected(entries: readonly Kept[], filter: JournalFilter): JournalEntry[] {
+export function selected(entries: readonly Kept[], filter: JournalFilter, shownAs: (kept: Kept) => JournalEntry = entryOf): JournalEntry[] {
   const since = filter.since === undefined ? undefined : Date.parse(filter.since)
   const matching = entries.filter(
     (kept) =>
@@ -103,7 +110,7 @@ export function selected(entries: readonly Kept[], filter: JournalFilter): Journ
       (filter.status === undefined || kept.status === filter.status) &&
       (since === undefined || Date.parse(kept.time) >= since),
   )
-  return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(entryOf)
+  return (filter.limit === undefined ? matching : matching.slice(-filter.limit)).map(shownAs)
 }
 
 /** The entry as the admin API shows it, in the document's order of fields. */
@@ -116,6 +123,14 @@ export function entryOf(kept: Kept): JournalEntry {
   if (violations) entry.violations = violations
   if (note !== undefined) entry.note = note
   if (requestCut || responseCut) entry.truncated = true
+  return entry
+}
+
+/** The entry as the admin API shows it, with the records it depended on (the Pact export's); a state not kept marks it truncated. */
+export function statedEntryOf(kept: Kept): StatedEntry {
+  const entry: StatedEntry = entryOf(kept)
+  if (kept.state === '') entry.truncated = true
+  else if (kept.state !== undefined) entry.state = shown(kept.state, kept.secret)
   return entry
 }
 

@@ -1,6 +1,6 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
-import { keptOf, selected, shown, type Kept } from './kept-entry.ts'
+import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from './kept-entry.ts'
 import { isSecretName } from '../log/redact.ts'
 import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
 import { reached } from '../store/store.ts'
@@ -109,7 +109,7 @@ export class RedisJournal implements JournalPort {
     this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, ...texts).then(this.recording.over, this.recording.failed)
   }
 
-  async list(tenant: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {
+  async list(tenant: string, filter: JournalFilter = {}, states = false): Promise<JournalEntry[]> {
     const { limit, ...narrowing } = filter
     const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
     // What this instance recorded before is listed: its entries still waiting go first.
@@ -117,7 +117,7 @@ export class RedisJournal implements JournalPort {
     const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
     // One entry asked for by id: the others are not parsed.
     const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
-    return selected((idPrefix === undefined ? items : items.filter((item) => item.startsWith(idPrefix))).map(keptFrom), filter)
+    return selected((idPrefix === undefined ? items : items.filter((item) => item.startsWith(idPrefix))).map(keptFrom), filter, states ? statedEntryOf : entryOf)
   }
 
   clear(tenant: string): Promise<number> {
@@ -185,14 +185,18 @@ type Stored = Omit<Kept, 'id' | 'secret' | 'bytes' | 'headers' | 'request' | 're
 
 /** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers' values) already redacted. */
 function storedText(kept: Kept): string {
-  const { time, operationId, method, path, url, status, durationMs, violations, note, request, response, requestCut, responseCut, secret } = kept
+  const { time, operationId, method, path, url, status, durationMs, violations, note, request, response, requestCut, responseCut, secret, state } = kept
   // A cut body was redacted as it was cut.
   const texts = [
     kept.headers === undefined ? undefined : secretValuesHidden(kept.headers),
     request === undefined || requestCut ? request : shown(request, secret),
     response === undefined || responseCut ? response : shown(response, secret),
   ]
-  const stored: Stored = { time, operationId, method, path, url, status, durationMs, violations, note, requestCut, responseCut, lengths: texts.map((text) => text?.length ?? -1) }
+  const stored: Stored = {
+    time, operationId, method, path, url, status, durationMs, violations, note, requestCut, responseCut,
+    state: state === undefined ? undefined : shown(state, secret),
+    lengths: texts.map((text) => text?.length ?? -1),
+  }
   return `${JSON.stringify(stored)}\n${texts.join('')}`
 }
 

@@ -1,6 +1,6 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
-import { keptOf, selected, type Kept } from './kept-entry.ts'
+import { entryOf, keptOf, selected, statedEntryOf, type Kept } from './kept-entry.ts'
 import { RecencyMap } from '../lib/recency-map.ts'
 
 export { MAX_SUBSCRIBERS, MAX_SUBSCRIBERS_PER_TENANT } from './journal-listeners.ts'
@@ -65,8 +65,8 @@ export class RequestJournal implements JournalPort {
     this.listeners.notify(tenant, kept)
   }
 
-  list(tenant: string, filter: JournalFilter = {}): JournalEntry[] {
-    return selected(this.tenants.get(tenant)?.entries ?? [], filter)
+  list(tenant: string, filter: JournalFilter = {}, states = false): JournalEntry[] {
+    return selected(this.tenants.get(tenant)?.entries ?? [], filter, states ? statedEntryOf : entryOf)
   }
 
   clear(tenant: string): number {

@@ -21,3 +21,7 @@ export type FaultRule = Schemas['FaultRule']
 export type RequestFilter = NonNullable<operations['listRequests']['parameters']['query']>
 /** A tenant's time, as `/__admin/clock` answers it: ISO 8601 with milliseconds, and whether it stands still. */
 export type ClockState = Schemas['Clock']
+/** A Pact V4 document of the tenant's calls, as `GET /__admin/pact` answers it. */
+export type PactDocument = Schemas['PactDocument']
+/** The query of `GET /__admin/pact`: the consumer's name, and `provider` (`novu`), `statuses` (`2xx`, or `all`). */
+export type PactOptions = operations['exportPact']['parameters']['query']

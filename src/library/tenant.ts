@@ -22,6 +22,7 @@ export function tenantOf(call: AdminCall, apiKey: string): Tenant {
     fault: (rule) => run('fault', 'addFault', { body: rule }),
     removeFault: async (id) => void (await run('removeFault', 'removeFault', { path: { id } })),
     clearFaults: async () => void (await run('clearFaults', 'clearFaults')),
+    pact: (options) => run('pact', 'exportPact', { query: { ...options } }),
     clock: {
       get: () => run('clock', 'getClock'),
       set: (now, { frozen } = {}) => run('clock', 'setClock', { body: { now: now instanceof Date ? dateText(now) : now, frozen } }),

@@ -1,6 +1,6 @@
 // The library's surface. Types only, and nothing from a dependency: the package's .d.ts must compile
 // in a project that has none of novu-mock's dependencies' types (test/packaging/pack.test.ts).
-import type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, RequestFilter, SnapshotInfo, TenantState } from './document-types.ts'
+import type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, PactDocument, PactOptions, RequestFilter, SnapshotInfo, TenantState } from './document-types.ts'
 
 /**
  * Every flag of `novu-mock start`, camelCased (`--api-key` is `apiKeys`), read and checked as the
@@ -102,6 +102,8 @@ export interface Tenant {
   clearFaults(): Promise<void>
   /** The tenant's time, which every timestamp and time rule of its calls follows (`/__admin/clock`). */
   readonly clock: TenantClock
+  /** The calls made with this key as a Pact V4 document, each with the provider state it came from (`GET /__admin/pact`). */
+  pact(options: PactOptions): Promise<PactDocument>
 }
 
 /** A tenant's clock, as `/__admin/clock` sets it; each method answers the time as it then stands. */

@@ -3,4 +3,4 @@
 export { createNovuMock, DEFAULT_BASE_URL, type NovuMock, type NovuMockOptions } from './create-novu-mock.ts'
 export { VerificationError, type VerificationFailure } from '../library/verification-error.ts'
 export type { Tenant, TenantClock } from '../library/types.ts'
-export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, RequestFilter, SnapshotInfo, TenantState } from '../library/document-types.ts'
+export type { ClockState, Expectation, FaultRule, FaultRuleInput, JournalEntry, OperationId, PactDocument, PactOptions, RequestFilter, SnapshotInfo, TenantState } from '../library/document-types.ts'

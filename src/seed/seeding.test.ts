@@ -12,6 +12,7 @@ import { ADMIN_DOCUMENT, API_DOCUMENT } from '../contract/load-contract.ts'
 import { handlers } from '../resources/handlers.ts'
 import { createApp } from '../app/create-app.ts'
 import { loadContracts } from '../app/create-state.ts'
+import { createLogger } from '../log/logger.ts'
 import type { MockServer } from '../app/create-mock-server.ts'
 import type { StoredMessage, TenantState } from '../store/records.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
@@ -205,6 +206,7 @@ describe('the OpenAPI documents', () => {
         clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         clean: async () => undefined,
         api: (await loadContracts()).api,
+        logger: createLogger('silent'),
       }, 'open'),
     ),
   ]

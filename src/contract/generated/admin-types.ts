@@ -336,6 +336,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's journal as a Pact V4 document
+         * @description The tenant's journal in call order as a Pact V4 document: one `Synchronous/HTTP` interaction per call answered with a 2xx (`statuses=all`: every call), each with one provider state whose `params` (`seed`, `now`, `records`) make a fresh tenant of that seed answer the same request with the same bytes. Never `Authorization`, a redacted header or query value, nor the API key. A call whose bodies the journal cut (over 16 KiB) is left out.
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/pact/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pact's provider state change
+         * @description What Pact's verifier calls (its `providerStatesSetupUrl`) before and after each interaction. `setup` with `params.seed`, `now` and `records` (as the export writes them) makes the tenant a fresh tenant of its seed with those records laid over it, journal empty, no fault rules, its clock frozen at `now`; `setup` of a state without them (a hand-written pact's) resets the tenant and logs a `warn` naming the state; `teardown` resets the tenant.
+         */
+        post: operations["changePactState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -384,6 +424,117 @@ export interface components {
         ClockAdvance: {
             /** @description Milliseconds */
             ms: number;
+        };
+        /** @description A Pact V4 document (the consumer's calls and the provider's answers) */
+        PactDocument: {
+            consumer: components["schemas"]["PactParty"];
+            provider: components["schemas"]["PactParty"];
+            /** @description One per call, in call order */
+            interactions: components["schemas"]["PactInteraction"][];
+            /** @description The document's specification */
+            metadata: {
+                /** @description Pact's specification version */
+                pactSpecification: {
+                    /**
+                     * @description Always 4.0
+                     * @enum {string}
+                     */
+                    version: "4.0";
+                };
+            };
+        };
+        /** @description A consumer or a provider, by name */
+        PactParty: {
+            /** @description Its name */
+            name: string;
+        };
+        /** @description One call and its answer */
+        PactInteraction: {
+            /**
+             * @description An HTTP request and its response
+             * @enum {string}
+             */
+            type: "Synchronous/HTTP";
+            /** @description Unique in the document; the call's number, operation and main path parameter */
+            description: string;
+            /** @description The one state the answer came from */
+            providerStates: {
+                /** @description What the call needed, in words */
+                name: string;
+                params: components["schemas"]["PactStateParams"];
+            }[];
+            /** @description The request as sent, secrets left out */
+            request: {
+                /** @description HTTP method */
+                method: string;
+                /** @description Path as sent */
+                path: string;
+                /** @description Each query parameter's values */
+                query?: {
+                    [key: string]: string[];
+                };
+                /** @description `Content-Type` and `Prefer`, when sent */
+                headers?: {
+                    [key: string]: string[];
+                };
+                body?: components["schemas"]["PactBody"];
+            };
+            /** @description The answer */
+            response: {
+                /** @description HTTP status */
+                status: number;
+                /** @description `Content-Type` */
+                headers?: {
+                    [key: string]: string[];
+                };
+                body?: components["schemas"]["PactBody"];
+                /** @description What may differ on the verifier's side, by JSONPath in the body */
+                matchingRules?: Record<string, unknown>;
+            };
+            /** @description Always false */
+            pending?: boolean;
+        };
+        /** @description A JSON body as Pact V4 keeps it */
+        PactBody: {
+            /** @description The body */
+            content: unknown;
+            /** @description Its media type */
+            contentType: string;
+            /** @description Always false (JSON) */
+            encoded: boolean;
+        };
+        /** @description A provider state's parameters as the export writes them: the tenant's seed options, the clock's instant at the call and the records the answer depended on as they were just before it. A hand-written pact's parameters may be anything else. */
+        PactStateParams: {
+            /** @description The seed options the tenant started from */
+            seed?: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description The tenant's clock at the call
+             */
+            now?: string;
+            /** @description The records, by collection, laid over a fresh tenant of the seed */
+            records?: {
+                /** @description Subscribers */
+                subscribers?: components["schemas"]["StoredSubscriber"][];
+                /** @description Integrations */
+                integrations?: components["schemas"]["StoredIntegration"][];
+                /** @description Channel connections */
+                channelConnections?: components["schemas"]["StoredChannelConnection"][];
+                /** @description Messages */
+                messages?: components["schemas"]["StoredMessage"][];
+            };
+        };
+        /** @description The body Pact's verifier sends to its `providerStatesSetupUrl` */
+        PactStateChange: {
+            /** @description The provider state's name */
+            state: string;
+            params?: components["schemas"]["PactStateParams"];
+            /**
+             * @description Set the state up, or tear it down
+             * @default setup
+             * @enum {string}
+             */
+            action: "setup" | "teardown";
         };
         /** @description Which calls a rule applies to; every given field must match */
         FaultMatch: {
@@ -2365,6 +2516,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPact: {
+        parameters: {
+            query: {
+                /** @description The consumer's name, as the pact names it */
+                consumer: string;
+                /** @description The provider's name */
+                provider?: string;
+                /** @description `all`: the calls answered 4xx and 5xx too; by default the 2xx only */
+                statuses?: "all" | "2xx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PactDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePactState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PactStateChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
