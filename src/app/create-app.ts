@@ -5,7 +5,7 @@ import { mountAdmin } from '../admin/admin-routes.ts'
 import type { AppOptions, ServerConfig } from './config.ts'
 import { API_DOCUMENT, schemaOf } from '../contract/load-contract.ts'
 import { API_BODY_LIMIT } from '../core/read-body.ts'
-import { operationEntries } from '../core/operation-table.ts'
+import { apiEntries } from '../core/operation-table.ts'
 import { RouteTable } from '../core/route-table.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
 import { mountFallbacks } from '../http/fallback-routes.ts'
@@ -56,7 +56,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const table = new RouteTable<OperationCall>()
   const { journal } = state.api.plane.policies
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now: core.now })
-  else mountOperations(app, operationEntries(api, state.api.handlers, core, state.api.plane), API_BODY_LIMIT, table)
+  else mountOperations(app, apiEntries(state.contracts, state.api, core, state.api.plane), API_BODY_LIMIT, table)
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), core)
   return Object.assign(nodeListener(state, app, table), { locals: { seed: state.seed, config, admin: state.admin.call }, close: state.close })
 }

@@ -55,7 +55,7 @@ interface CallState {
  */
 export function operationPipeline(operation: Operation, handler: Handler, state: CoreState, plane: Plane): OperationPipeline {
   const policies: CallPolicies | undefined = plane.name === 'api' ? plane.policies : undefined
-  const wraps = plane.name === 'api' && plane.envelope && !UNWRAPPED.has(operation.operationId)
+  const wraps = plane.name === 'api' && plane.envelope && !UNWRAPPED.has(operation.operationId) && !operation.pageAnswer
   // The control plane takes JSON only; the API reads forms and other types as the live service does.
   const jsonOnly = plane.name === 'control'
   const needsKey = operation.requiresAuth || (plane.name === 'control' && plane.keyRequired === true)
@@ -76,7 +76,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       const limits = token ?? policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
       call.headers = limits instanceof Promise ? await limits : limits
     }
-    const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined
+    const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly, operation.multipart) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
     if (tenantKey !== undefined && policies) {
@@ -169,7 +169,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       return 'drop'
     }
     const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
-    const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
+    const body = wraps && answer.status < 300 && answer.body !== undefined ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
@@ -231,8 +231,8 @@ function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): St
   return keyed
 }
 
-/** The answer's JSON: made with its body already, or now. */
-const textOf = (answer: Answer): string => answer.text ?? JSON.stringify(answer.body)
+/** The answer's JSON: made with its body already, or now; none for an answer without a body (a 204). */
+const textOf = (answer: Answer): string => answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body))
 
 /** `JSON.stringify({ data: body })` from the body's own text (a body of nothing is left out, as JSON.stringify leaves it). */
 const enveloped = (text: string | undefined): string => (text === undefined ? '{}' : `{"data":${text}}`)

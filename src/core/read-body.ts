@@ -4,6 +4,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../li
 import { jsonInSteps } from '../lib/json-in-steps.ts'
 import { inSlices } from '../lib/slices.ts'
 import { isJson, parseBody } from './parse-body.ts'
+import { isMultipart, multipartFields } from './multipart-body.ts'
 
 export interface SentBody {
   value: unknown
@@ -23,10 +24,10 @@ export const tooDeep = () => new ApiError(400, 'BODY_TOO_DEEP', `JSON body neste
  * Reads a body with the service's answers, in its order (docs/behaviour.md §1.3). JSON: 415 for a
  * charset other than UTF-*, before a byte is read; then the door's 413; then 400 naming the JSON
  * problem. A form is parsed as the live service parses it, and any other type reads as an empty
- * body (its bytes still read, and bounded by the door); `jsonOnly` (the control plane) answers 415
+ * body (its bytes still read, and bounded by the door), but a `multipart` operation's form's fields; `jsonOnly` (the control plane) answers 415
  * for another type instead, before a byte is read. No body at all reads as `undefined`.
  */
-export async function readBody(request: CallRequest, jsonOnly = false): Promise<SentBody | undefined> {
+export async function readBody(request: CallRequest, jsonOnly = false, multipart = false): Promise<SentBody | undefined> {
   if (!request.hasBody) return undefined
   const contentType = request.header('content-type')
   const json = isJson(contentType)
@@ -42,6 +43,7 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
   if (json && bytes.length >= SLICED_JSON_BYTES && isUtf8(charsetOf(contentType))) return parsedInSlices(contentType, bytes)
   // In one pass over the bytes, before JSON.parse: a body thousands deep would overflow every later step's stack.
   if (json && jsonNestsDeeperThan(bytes)) throw tooDeep()
+  if (multipart && !json && isMultipart(contentType)) return { value: await multipartFields(contentType!, bytes), raw: bytes }
   return json ? parseJsonBody(contentType, bytes) : { ...parseBody(contentType, bytes), raw: bytes }
 }
 

@@ -3,7 +3,7 @@ import type { MockState } from '../app/create-state.ts'
 import { schemaOf } from '../contract/load-contract.ts'
 import { checkedAnswer } from '../core/check-answer.ts'
 import { errorAnswer } from '../core/error-answer.ts'
-import { operationEntries, routeTableOf } from '../core/operation-table.ts'
+import { apiEntries, routeTableOf } from '../core/operation-table.ts'
 import type { OperationPipeline } from '../core/operation-pipeline.ts'
 import { API_BODY_LIMIT } from '../core/read-body.ts'
 import { JSON_CONTENT_TYPE, type CallOutcome, type HeaderList } from '../core/sent-answer.ts'
@@ -18,7 +18,7 @@ const ADMIN_PREFIX = '/__admin'
  */
 export function mswDoor(state: MockState, basePath: string): (request: Request) => Promise<Response | 'drop'> {
   const { api } = state.contracts
-  const table = routeTableOf(operationEntries(api, state.api.handlers, state.core, state.api.plane), (entry) => entry.answer)
+  const table = routeTableOf(apiEntries(state.contracts, state.api, state.core, state.api.plane), (entry) => entry.answer)
   const errorDto = schemaOf(api, 'ErrorDto')
 
   function notFound(method: string, url: string): CallOutcome {
@@ -35,7 +35,9 @@ export function mswDoor(state: MockState, basePath: string): (request: Request) 
     const match = table.match(method, path) ?? table.match(method, path, { lenient: true })
     const outcome = match ? await answered(match.value, request, path + search, match.params) : notFound(request.method, path + search)
     if (outcome === 'drop') return 'drop'
-    return new Response(request.method === 'HEAD' ? null : outcome.text, { status: outcome.status, headers: headersOf(outcome.head) })
+    // A 204 has no body, not even an empty one (Response refuses it).
+    const body = request.method === 'HEAD' || outcome.status === 204 ? null : outcome.text
+    return new Response(body, { status: outcome.status, headers: headersOf(outcome.head) })
   }
 }
 
