@@ -30,7 +30,7 @@ export function compileOperations(
   doc: OpenAPIV3_1.Document,
   name: string,
   source: ValidatorSource,
-  { bodies, wording, kinds }: { bodies: BodyHandling; wording: Wording; kinds?: Kinds },
+  { bodies, wording, kinds, errorRefs }: { bodies: BodyHandling; wording: Wording; kinds?: Kinds; errorRefs?: ErrorRefs },
 ): Map<string, Operation> {
   const { params: paramsKind, body: bodyKind, response: responseKind } = kinds ?? { params: 'params', body: bodies === 'exact' ? 'exactBody' : 'strippingBody', response: 'response' }
   const operations = new Map<string, Operation>()
@@ -49,7 +49,7 @@ export function compileOperations(
       const bodySchema = () => (bodies === 'exact' || kinds ? (body as JsonSchema) : closedCopy(body as JsonSchema))
       const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
       const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, key, source)) : () => undefined
-      const responses = lazyResponses(op, key, { source, kind: responseKind, shared, name })
+      const responses = lazyResponses(op, key, { source, kind: responseKind, shared, name, errorRefs })
       operations.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -139,22 +139,36 @@ interface ResponseSource {
   shared: Map<string, () => ValidateFunction>
   /** The document's name, in those validators' keys. */
   name: string
+  /** The error bodies' schemas, for an error status an operation leaves undocumented. */
+  errorRefs?: ErrorRefs | undefined
 }
 
-function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, { source, kind, shared, name }: ResponseSource): ResponseValidators & { warm(): void } {
+/** Refs to the schemas of an error body and of a 422's. */
+export interface ErrorRefs {
+  error: string
+  validation: string
+}
+
+function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, { source, kind, shared, name, errorRefs }: ResponseSource): ResponseValidators & { warm(): void } {
   const compilers = new Map<number, () => ValidateFunction>()
   const compiler = (validatorKey: string, schema: JsonSchema) => once(() => source.validator(kind, validatorKey, () => schema))
+  const sharedRef = (ref: string) => {
+    const refKey = `${name}:ref:${ref}`
+    return shared.get(refKey) ?? shared.set(refKey, compiler(refKey, { $ref: ref })).get(refKey)!
+  }
   for (const [code, response] of Object.entries(op.responses ?? {})) {
     const content = (response as OpenAPIV3_1.ResponseObject).content
     const schema = content?.[JSON_TYPE]?.schema as JsonSchema | undefined
-    const ref = schema && Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? `${name}:ref:${schema.$ref}` : undefined
-    if (ref !== undefined) compilers.set(Number(code), shared.get(ref) ?? shared.set(ref, compiler(ref, schema!)).get(ref)!)
+    const ref = schema && Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? schema.$ref : undefined
+    if (ref !== undefined) compilers.set(Number(code), sharedRef(ref))
     else if (schema) compilers.set(Number(code), compiler(`${key}:response:${code}`, schema))
     // A success documented without a body (a 204): its answer is no body at all.
     else if (Number(code) < 300 && Object.keys(content ?? {}).length === 0) compilers.set(Number(code), () => NO_CONTENT)
   }
+  // An error the mock answers that the operation leaves undocumented (some of Novu's document no 422) is still checked, as an error body.
+  const undocumented = (status: number) => (errorRefs && status >= 400 ? sharedRef(status === 422 ? errorRefs.validation : errorRefs.error) : undefined)
   return {
-    get: (status) => compilers.get(status)?.(),
+    get: (status) => (compilers.get(status) ?? undocumented(status))?.(),
     has: (status) => compilers.has(status),
     warm: () => compilers.forEach((compile) => compile()),
   }

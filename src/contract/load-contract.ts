@@ -9,6 +9,7 @@ import { precompiled, type Precompiled } from './precompiled.ts'
 import { rememberDateTimeVerdicts } from './date-time-format.ts'
 import { compilingSource, type JsonSchema, type ValidatorSource } from './validator-source.ts'
 import { NOVU, novuOperationsDocument } from './novu/novu-document.ts'
+import { NOVU_SCHEMAS_ID } from './novu/openapi30.ts'
 
 export const API_DOCUMENT = packagePath('spec/openapi.yaml')
 export const ADMIN_DOCUMENT = packagePath('spec/admin.yaml')
@@ -58,7 +59,8 @@ export async function loadContracts(options: { source?: ValidatorSource; build?:
 export function novuContract(source: ValidatorSource, build: Precompiled | undefined): Contract {
   const document = build?.document(NOVU) ?? novuOperationsDocument()
   const kinds = { params: 'novuParams', body: 'novuBody', response: 'novuResponse' } as const
-  return { document, operations: compileOperations(document, NOVU, source, { bodies: 'exact', wording: 'service', kinds }), schemas: new Map() }
+  const errorRefs = { error: `${NOVU_SCHEMAS_ID}#/$defs/ErrorDto`, validation: `${NOVU_SCHEMAS_ID}#/$defs/ValidationErrorDto` }
+  return { document, operations: compileOperations(document, NOVU, source, { bodies: 'exact', wording: 'service', kinds, errorRefs }), schemas: new Map() }
 }
 
 /** `openapi` for spec/openapi.yaml: the name of a document in validator keys and the build. */
