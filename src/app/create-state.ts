@@ -87,6 +87,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
     faults: policies.faults,
     api: loaded.api,
+    novu: loaded.novu,
     clocks,
     clean: (tenant: string) => cleanPolicies(policies, tenant),
   }

@@ -205,6 +205,7 @@ describe('the OpenAPI documents', () => {
         clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         clean: async () => undefined,
         api: (await loadContracts()).api,
+        novu: (await loadContracts()).novu,
       }, 'open'),
     ),
   ]
