@@ -55,7 +55,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const table = new RouteTable<OperationCall>()
   const { journal } = state.api.plane.policies
-  if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now: core.now })
+  if (config.proxy) mountProxy(app, { ...config.proxy, api, novu: state.contracts.novu, logger, journal, now: core.now })
   else mountOperations(app, apiEntries(state.contracts, state.api, core, state.api.plane), API_BODY_LIMIT, table)
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), core)
   return Object.assign(nodeListener(state, app, table), { locals: { seed: state.seed, config, admin: state.admin.call }, close: state.close })
