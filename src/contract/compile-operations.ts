@@ -9,8 +9,8 @@ import { PAGE_ANSWER } from './novu/openapi30.ts'
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
 const LOCATIONS: readonly ParamLocation[] = ['path', 'query', 'header']
 const JSON_TYPE = 'application/json'
-/** The body types an operation may declare; the first it declares is the one checked. */
 const MULTIPART = 'multipart/form-data'
+/** The body types an operation may declare; the first it declares is the one checked. */
 const BODY_TYPES = [JSON_TYPE, MULTIPART]
 
 /** Which Ajv instance checks each part: the document's own, for Novu's (docs/behaviour.md §10). */

@@ -57,6 +57,13 @@ describe('the names of an operation', () => {
     expect(res.body.statusCode).toBe(404)
   })
 
+  it('answers Prefer code=<its success> on an operation without examples with its own generated answer', async () => {
+    const res = await trigger(freshTenant(), { Prefer: 'code=201' })
+    expect(res.status).toBe(201)
+    expect(res.headers['preference-applied']).toBe('code=201')
+    expect(res.body.transactionId).toBe('txn-names-1')
+  })
+
   it('pairs each of the five with the operation of Novu’s document on its route', async () => {
     const { api, novu } = await loadContracts()
     for (const [novuId, own] of Object.entries(FIVE_IN_NOVU)) {
