@@ -57,6 +57,12 @@ describe('the names of an operation', () => {
     expect(res.body.statusCode).toBe(404)
   })
 
+  it('names a status whose documented body is not an error body rather than answering 500', async () => {
+    const res = await trigger(freshTenant(), { Prefer: 'code=400' })
+    expect(res.status).toBe(422)
+    expect(res.body.errors.general.messages).toEqual(['status 400 of EventsController_trigger documents a body of its own (a fault rule with respond.body gives it)'])
+  })
+
   it('answers Prefer code=<its success> on an operation without examples with its own generated answer', async () => {
     const res = await trigger(freshTenant(), { Prefer: 'code=201' })
     expect(res.status).toBe(201)
