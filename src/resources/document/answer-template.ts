@@ -51,7 +51,7 @@ class Generator {
     if (type === 'array') return this.array(schema, name, path, depth)
     if (type === 'string') return this.echoed(this.string(schema, name, path), type, name, path)
     if (type === 'integer' || type === 'number') return this.number(schema)
-    if (type === 'boolean') return this.faker.datatype.boolean()
+    if (type === 'boolean') return TRUE_NAMES.test(name) ? true : FALSE_NAMES.test(name) ? false : this.faker.datatype.boolean()
     return {}
   }
 
@@ -102,7 +102,7 @@ class Generator {
 
   private enumValue(values: unknown[], example: unknown, name: string, path: Path): unknown {
     if (path.length <= ECHO_DEPTH && name !== '') this.slots.push({ path, fill: 'echo', name, allowed: values })
-    return example ?? this.faker.helpers.arrayElement(values)
+    return example ?? values.find((value) => HAPPY_VALUES.has(value)) ?? this.faker.helpers.arrayElement(values)
   }
 
   /** A string or a plain value that a same-named value of the request replaces. */
@@ -117,7 +117,7 @@ class Generator {
     if (/^_?organizationId$/.test(name)) return this.slot(path, 'organization', '0'.repeat(24))
     if (/^_?environmentId$/.test(name)) return this.slot(path, 'environment', '0'.repeat(24))
     if (schema.format === 'email' || name === 'email') return f.internet.email().toLowerCase()
-    if (schema.format === 'uri' || /(url|Url|avatar)$/.test(name)) return f.internet.url()
+    if (schema.format === 'uri' || /(url|Url|Link|avatar)$/.test(name)) return f.internet.url()
     if (name === '_id' || name === 'id' || /^_.*Id$/.test(name)) return f.database.mongodbObjectId()
     const min = typeof schema.minLength === 'number' ? schema.minLength : 1
     const max = typeof schema.maxLength === 'number' ? schema.maxLength : 64
@@ -164,6 +164,11 @@ function fits(example: unknown, type: string | undefined): boolean {
   if (type === 'boolean') return typeof example === 'boolean'
   return type === 'array' && Array.isArray(example) && example.every((item) => typeof item === 'string')
 }
+
+/** An answer reads like the service's when a call went well: these values where an enum has them, these flags set or not. */
+const HAPPY_VALUES: ReadonlySet<unknown> = new Set(['processed', 'success', 'active', 'completed', 'published', 'verified', 'sent'])
+const TRUE_NAMES = /^(acknowledged|success|active|ok|enabled)$/
+const FALSE_NAMES = /^(deleted|isDeleted|error)$/
 
 /** A timestamp: the call's time fills it. */
 const isStamp = (schema: Schema, name: string) => schema.format === 'date-time' || /(At|Date)$/.test(name)
