@@ -53,7 +53,7 @@ function convertedOperation(op: OpenAPIV3_1.OperationObject): OpenAPIV3_1.Operat
   const responses = Object.fromEntries(
     Object.entries(op.responses ?? {}).map(([status, response]) => [status, { description: '', content: contentOf((response as OpenAPIV3_1.ResponseObject).content ?? {}) }]),
   )
-  return { operationId: op.operationId, security: op.security, parameters, requestBody, responses} as OpenAPIV3_1.OperationObject
+  return { operationId: op.operationId, security: op.security, parameters, requestBody, responses } as OpenAPIV3_1.OperationObject
 }
 
 /** A success whose schema has its own `data` beside a page's counts: the live service sends it as it is. */
