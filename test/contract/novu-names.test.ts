@@ -70,6 +70,16 @@ describe('the names of an operation', () => {
     expect(res.body.transactionId).toBe('txn-names-1')
   })
 
+  it('replays a keyed call of an operation of Novu’s document, and refuses the key with another body', async () => {
+    const auth = freshTenant()
+    const first = await trigger(auth, { 'idempotency-key': 'k-1' })
+    const again = await trigger(auth, { 'idempotency-key': 'k-1' })
+    expect([first.status, again.status, again.headers['idempotency-replay']]).toEqual([201, 201, 'true'])
+    expect(again.text).toBe(first.text)
+    const other = await request(server.url).post('/v1/events/trigger').set(auth).set('idempotency-key', 'k-1').send({ name: 'other', to: 'ada' })
+    expect(other.status).toBe(422)
+  })
+
   it('pairs each of the five with the operation of Novu’s document on its route', async () => {
     const { api, novu } = await loadContracts()
     for (const [novuId, own] of Object.entries(FIVE_IN_NOVU)) {
