@@ -30,6 +30,8 @@ export interface AdminInfo {
   faults: FaultRulesPort
   /** The API's contract, against which fault rules are checked. */
   api: Contract
+  /** Novu's document: fault rules may name any of its operations. */
+  novu: Contract
   clocks: TenantClocks
   /** Clears the tenant's fault rules, journal, idempotency records and rate-limit bucket (a reset, docs/behaviour.md §3). */
   clean(tenant: string): Promise<void>
@@ -48,7 +50,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...snapshotHandlers,
     ...journalHandlers(info.journal),
     ...tenantHandlers(info.tenants),
-    ...faultHandlers(info.faults, info.api),
+    ...faultHandlers(info.faults, info.api, info.novu),
     ...clockHandlers(info.clocks),
     getHealth: async ({ store }: OperationContext<unknown, LifecyclePort>) => {
       const { kind, reachable, stored } = await store.health()

@@ -4,15 +4,16 @@ import { MAX_RULES } from '../policies/faults/fault-rules.ts'
 import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { Contract } from '../contract/load-contract.ts'
+import { journalName } from '../contract/novu/operation-names.ts'
 
 /** The fault rules' admin routes; a rule may only answer with a status its operation documents. */
-export function faultHandlers(faults: FaultRulesPort, api: Contract) {
+export function faultHandlers(faults: FaultRulesPort, api: Contract, novu: Contract) {
   return {
     listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: await faults.list(tenant.key) }),
 
     addFault: async ({ tenant, input }: OperationContext<{ body: FaultRuleRequest }>) => {
       checkHeaders(input.body.respond?.headers)
-      checkDocumented(input.body, api)
+      checkDocumented(input.body, api, novu)
       const rule = await faults.add(tenant.key, input.body)
       if (!rule) throw validationFailed({ general: { messages: [`at most ${MAX_RULES} fault rules per tenant`] } })
       return rule
@@ -48,15 +49,18 @@ function checkHeaders(headers: Readonly<Record<string, string>> | undefined): vo
  * operation is checked against it; one without must fit every operation, except a preset, which
  * then applies only to the operations that document its status.
  */
-function checkDocumented(request: FaultRuleRequest, api: Contract): void {
+function checkDocumented(request: FaultRuleRequest, api: Contract, novu: Contract): void {
   const { operationId } = request.match ?? {}
   const respond = { ...(request.preset ? PRESETS[request.preset].respond : undefined), ...request.respond }
-  if (operationId !== undefined && !api.operations.has(operationId)) {
+  // Named by any of its names: the five's, Novu's operationId, the SDK's method (docs/behaviour.md §10).
+  const recorded = operationId === undefined ? undefined : journalName(operationId)
+  const operation = recorded === undefined ? undefined : (api.operations.get(recorded) ?? novu.operations.get(recorded))
+  if (operationId !== undefined && !operation) {
     throw validationFailed({ 'match.operationId': { messages: [`no operation ${operationId} in the document`], value: operationId } })
   }
   if (respond.status === undefined) return
   const status = respond.status
-  const named = operationId === undefined ? [...api.operations.values()] : [api.operations.get(operationId)!]
+  const named = operation === undefined ? [...api.operations.values()] : [operation]
   const concerned = operationId === undefined && request.preset ? named.filter((o) => o.responseValidators.has(status)) : named
   const undocumented = concerned.filter((o) => !o.responseValidators.has(status)).map((o) => o.operationId)
   if (undocumented.length > 0 || concerned.length === 0) {

@@ -7,7 +7,7 @@ import type { AppOptions, ServerConfig } from './config.ts'
 import { API_DOCUMENT, schemaOf } from '../contract/load-contract.ts'
 import { isAdminPath } from '../core/body-limit.ts'
 import { readJsonFirst } from '../core/read-body.ts'
-import { operationEntries } from '../core/operation-table.ts'
+import { apiEntries } from '../core/operation-table.ts'
 import { RouteTable } from '../core/route-table.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
 import { errorDtoAnswer, mountFallbacks } from '../http/fallback-routes.ts'
@@ -55,8 +55,8 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
 
   const table = new RouteTable<OperationCall>()
   const { journal } = state.api.plane.policies
-  if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now: core.now })
-  else mountOperations(app, operationEntries(api, state.api.handlers, core, state.api.plane), table)
+  if (config.proxy) mountProxy(app, { ...config.proxy, api, novu: state.contracts.novu, logger, journal, now: core.now })
+  else mountOperations(app, apiEntries(state.contracts, state.api, core, state.api.plane), table)
   const errorDto = schemaOf(api, 'ErrorDto')
   mountFallbacks(app, errorDto, core)
   return Object.assign(nodeListener(state, app, table, errorDto), { locals: { seed: state.seed, config, admin: state.admin.call }, close: state.close })

@@ -5,6 +5,7 @@ import { loadContracts as loadBothContracts, type Contracts } from '../contract/
 import type { ApiPlane, CoreState } from '../core/planes.ts'
 import { createLogger, type Logger } from '../log/logger.ts'
 import { handlers } from '../resources/handlers.ts'
+import { novuOperationHandlers } from '../resources/novu-dispatch.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
@@ -39,7 +40,12 @@ export interface MockState {
   contracts: Contracts
   core: CoreState
   /** The five operations, with the API's policies. */
-  api: { plane: ApiPlane; handlers: Record<string, Handler> }
+  api: {
+    plane: ApiPlane
+    handlers: Record<string, Handler>
+    /** Every operation of Novu's document by its operationId; the five's paths stay the five's (docs/behaviour.md §10). */
+    novuHandlers: Record<string, Handler>
+  }
   /** The control plane: its handlers, what they report on, and the same handlers called in process (the library's Tenant). */
   admin: { handlers: ReturnType<typeof adminHandlers>; info: AdminInfo; call: AdminCall }
   /** Releases what the state holds: the --db file, written and unlocked; Redis's connection. */
@@ -81,6 +87,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
     faults: policies.faults,
     api: loaded.api,
+    novu: loaded.novu,
     clocks,
     clean: (tenant: string) => cleanPolicies(policies, tenant),
     logger,
@@ -92,7 +99,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     seed,
     contracts: loaded,
     core,
-    api: { plane: { name: 'api', policies, envelope: config.envelope }, handlers },
+    api: { plane: { name: 'api', policies, envelope: config.envelope }, handlers, novuHandlers: novuOperationHandlers(loaded.novu, config.seed) },
     admin: { handlers: controlHandlers, info, call: adminCalls(loaded.admin, controlHandlers, core) },
     // A given store is its giver's to close.
     close: async () => {

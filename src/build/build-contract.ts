@@ -7,6 +7,7 @@ import { seededState } from '../seed/seeding.ts'
 import { loadContracts } from '../contract/load-contract.ts'
 import { PRECOMPILED_DIR } from '../contract/precompiled.ts'
 import { precompileValidators } from './precompile.ts'
+import { OPERATIONS_PAGE, writeOperationsPage } from './operations-page.ts'
 
 const count = await precompileValidators()
 process.stdout.write(`novu-mock: ${count} validators and the dereferenced documents written to ${PRECOMPILED_DIR}\n`)
@@ -20,3 +21,6 @@ for (const demo of [false, true]) {
   writePrebuiltSeed(options, seededState(options, admin))
 }
 process.stdout.write(`novu-mock: the default and demo seeds written to ${PREBUILT_SEED_DIR}\n`)
+
+const operations = writeOperationsPage()
+process.stdout.write(`novu-mock: ${operations} operations listed in ${OPERATIONS_PAGE}\n`)

@@ -6,6 +6,7 @@ import { createAjvInstances, type ValidatorKind } from '../contract/ajv-instance
 import { ADMIN_DOCUMENT, API_DOCUMENT, documentName, loadContracts } from '../contract/load-contract.ts'
 import { INDEX_FILE, PRECOMPILED_DIR, specHash, type PrecompiledIndex } from '../contract/precompiled.ts'
 import type { ValidatorSource } from '../contract/validator-source.ts'
+import { NOVU } from '../contract/novu/novu-document.ts'
 
 // CommonJS; under NodeNext its default import is the module object.
 const standaloneCode = standaloneModule.default
@@ -26,17 +27,26 @@ export async function precompileValidators(dir = PRECOMPILED_DIR): Promise<numbe
       return instance.getSchema(key)!
     },
   }
-  const { api, admin } = await loadContracts({ source: recording, build: undefined })
-  for (const operation of [...api.operations.values(), ...admin.operations.values()]) operation.warm()
+  const { api, admin, novu } = await loadContracts({ source: recording, build: undefined })
+  for (const operation of [...api.operations.values(), ...admin.operations.values(), ...novu.operations.values()]) operation.warm()
 
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  const documents = { [documentName(API_DOCUMENT)]: api.document, [documentName(ADMIN_DOCUMENT)]: admin.document }
+  const documents = { [documentName(API_DOCUMENT)]: api.document, [documentName(ADMIN_DOCUMENT)]: admin.document, [NOVU]: novu.document }
   const index: PrecompiledIndex = { specHash: specHash(), documents, validators: {} }
-  compiled.forEach(({ instance, key }, i) => {
+  const own = compiled.filter(({ key }) => !key.startsWith(`${NOVU}:`))
+  own.forEach(({ instance, key }, i) => {
     const file = `v${i}.cjs`
     writeFileSync(join(dir, file), standaloneCode(instance, { validate: key }))
     index.validators[key] = { file, name: 'validate' }
+  })
+  // Novu's validators share its components: one file per instance, each validator an export of it, loaded at its first call.
+  const novuKeys = compiled.filter(({ key }) => key.startsWith(`${NOVU}:`))
+  ;[...new Set(novuKeys.map((entry) => entry.instance))].forEach((instance, n) => {
+    const file = `${NOVU}-${n}.cjs`
+    const exports = novuKeys.filter((entry) => entry.instance === instance).map(({ key }, i) => [`v${i}`, key] as const)
+    writeFileSync(join(dir, file), standaloneCode(instance, Object.fromEntries(exports)))
+    for (const [name, key] of exports) index.validators[key] = { file, name }
   })
   writeFileSync(join(dir, INDEX_FILE), JSON.stringify(index))
   return compiled.length

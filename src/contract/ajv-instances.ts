@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Ajv2020, Options } from 'ajv/dist/2020.js'
+import { novuComponents } from './novu/novu-document.ts'
 
 /**
  * Ajv's compiler is loaded when the first validator is compiled, not with this module: a run
@@ -39,12 +40,38 @@ export function createAjvInstances({ keepSource = false } = {}) {
   const code = keepSource ? { code: { source: true } } : {}
   const packages = ajvPackages()
   const exact = makeAjv(packages, { ...code })
+  // Novu's document (docs/behaviour.md §10) is checked as written: not strict (its schemas mix
+  // keywords of several types), its bodies never stripped (nothing of them is kept), its
+  // components added once, when its first validator is compiled.
+  // Refs not inlined: its validators share one function per component in the build's file.
+  const novuOptions = { ...code, strict: false, inlineRefs: false }
+  const novu = lazy(() => withNovuComponents(makeAjv(packages, novuOptions)))
+  const novuParams = lazy(() => withNovuComponents(makeAjv(packages, { coerceTypes: 'array', useDefaults: true, ...novuOptions })))
   return {
     params: makeAjv(packages, { coerceTypes: 'array', useDefaults: true, ...code }),
     strippingBody: makeAjv(packages, { removeAdditional: true, ...code }),
     exactBody: exact,
     response: exact,
+    get novuParams() {
+      return novuParams()
+    },
+    get novuBody() {
+      return novu()
+    },
+    get novuResponse() {
+      return novu()
+    },
   }
+}
+
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined
+  return () => (made ??= make())
+}
+
+function withNovuComponents(ajv: Ajv2020): Ajv2020 {
+  ajv.addSchema(novuComponents())
+  return ajv
 }
 
 export type BodyHandling = 'strip-unknown' | 'exact'

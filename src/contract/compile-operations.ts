@@ -1,13 +1,24 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
-import type { BodyHandling } from './ajv-instances.ts'
+import type { BodyHandling, ValidatorKind } from './ajv-instances.ts'
 import { closedCopy } from './closed-schema.ts'
 import type { Operation, ParamLocation, ResponseValidators, SplitBody, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
+import { PAGE_ANSWER } from './novu/openapi30.ts'
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
 const LOCATIONS: readonly ParamLocation[] = ['path', 'query', 'header']
 const JSON_TYPE = 'application/json'
+const MULTIPART = 'multipart/form-data'
+/** The body types an operation may declare; the first it declares is the one checked. */
+const BODY_TYPES = [JSON_TYPE, MULTIPART]
+
+/** Which Ajv instance checks each part: the document's own, for Novu's (docs/behaviour.md §10). */
+export interface Kinds {
+  params: ValidatorKind
+  body: ValidatorKind
+  response: ValidatorKind
+}
 
 type Parameter = OpenAPIV3_1.ParameterObject
 
@@ -19,35 +30,40 @@ export function compileOperations(
   doc: OpenAPIV3_1.Document,
   name: string,
   source: ValidatorSource,
-  { bodies, wording }: { bodies: BodyHandling; wording: Wording },
+  { bodies, wording, kinds, errorRefs }: { bodies: BodyHandling; wording: Wording; kinds?: Kinds; errorRefs?: ErrorRefs },
 ): Map<string, Operation> {
-  const bodyKind = bodies === 'exact' ? 'exactBody' : 'strippingBody'
+  const { params: paramsKind, body: bodyKind, response: responseKind } = kinds ?? { params: 'params', body: bodies === 'exact' ? 'exactBody' : 'strippingBody', response: 'response' }
   const operations = new Map<string, Operation>()
+  const shared = new Map<string, () => ValidateFunction>()
   for (const [pathTemplate, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = item?.[method]
       if (!op) continue
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${pathTemplate} has no operationId`)
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])] as Parameter[]
-      const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_TYPE]?.schema
+      const content = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content ?? {}
+      const body = BODY_TYPES.map((type) => content[type]?.schema).find((schema) => schema !== undefined)
       const key = `${name}:${op.operationId}`
-      const params = once(() => source.validator('params', `${key}:params`, () => paramsSchema(parameters)))
+      const params = once(() => source.validator(paramsKind, `${key}:params`, () => paramsSchema(parameters)))
       // A stripping validator checks a closed copy: the document's open bodies would strip nothing.
-      const bodySchema = () => (bodies === 'exact' ? (body as JsonSchema) : closedCopy(body as JsonSchema))
+      const bodySchema = () => (bodies === 'exact' || kinds ? (body as JsonSchema) : closedCopy(body as JsonSchema))
       const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
       const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, 'exactBody', `${key}:body`, source)) : () => undefined
-      const responses = lazyResponses(op, key, source)
+      const responses = lazyResponses(op, key, { source, kind: responseKind, shared, name, errorRefs })
       const success = successStatusOf(op)
       const answer = contentOf(op, success)?.schema as JsonSchema | undefined
-      const splitAnswer = answer === undefined ? () => undefined : once(() => splitBodyOf(answer, 'response', `${key}:response:${success}`, source))
+      // Only the control plane answers in slices (docs/behaviour.md §6); Novu's own answers are small.
+      const splitAnswer = answer === undefined || kinds !== undefined ? () => undefined : once(() => splitBodyOf(answer, 'response', `${key}:response:${success}`, source))
       operations.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
         pathTemplate,
         routePath: pathTemplate.replace(/\{([^}]+)\}/g, ':$1'),
         successStatus: success,
+        pageAnswer: (op as Record<string, unknown>)[PAGE_ANSWER] === true,
         requiresAuth: (op.security ?? doc.security ?? []).length > 0,
         takesBody: body !== undefined,
+        multipart: content[JSON_TYPE] === undefined && content[MULTIPART] !== undefined,
         wording,
         headerNames: parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         get validateParams() {
@@ -77,6 +93,12 @@ export function compileOperations(
   }
   return operations
 }
+
+/** Accepts no body, and only that. */
+const NO_CONTENT = Object.assign((body: unknown) => {
+  NO_CONTENT.errors = body === undefined ? null : [{ instancePath: '', schemaPath: '#', keyword: 'noContent', params: {}, message: 'must have no body' }]
+  return body === undefined
+}, { errors: null as unknown }) as unknown as ValidateFunction
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined
@@ -118,14 +140,43 @@ function successStatusOf(op: OpenAPIV3_1.OperationObject): number {
   return status
 }
 
-function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, source: ValidatorSource): ResponseValidators & { warm(): void } {
+interface ResponseSource {
+  source: ValidatorSource
+  kind: ValidatorKind
+  /** The validators of answers that are one named schema (Novu's errors), compiled once for every operation, by the schema's ref. */
+  shared: Map<string, () => ValidateFunction>
+  /** The document's name, in those validators' keys. */
+  name: string
+  /** The error bodies' schemas, for an error status an operation leaves undocumented. */
+  errorRefs?: ErrorRefs | undefined
+}
+
+/** Refs to the schemas of an error body and of a 422's. */
+export interface ErrorRefs {
+  error: string
+  validation: string
+}
+
+function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, { source, kind, shared, name, errorRefs }: ResponseSource): ResponseValidators & { warm(): void } {
   const compilers = new Map<number, () => ValidateFunction>()
-  for (const [code, response] of Object.entries(op.responses ?? {})) {
-    const schema = (response as OpenAPIV3_1.ResponseObject).content?.[JSON_TYPE]?.schema
-    if (schema) compilers.set(Number(code), once(() => source.validator('response', `${key}:response:${code}`, () => schema as JsonSchema)))
+  const compiler = (validatorKey: string, schema: JsonSchema) => once(() => source.validator(kind, validatorKey, () => schema))
+  const sharedRef = (ref: string) => {
+    const refKey = `${name}:ref:${ref}`
+    return shared.get(refKey) ?? shared.set(refKey, compiler(refKey, { $ref: ref })).get(refKey)!
   }
+  for (const [code, response] of Object.entries(op.responses ?? {})) {
+    const content = (response as OpenAPIV3_1.ResponseObject).content
+    const schema = content?.[JSON_TYPE]?.schema as JsonSchema | undefined
+    const ref = schema && Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? schema.$ref : undefined
+    if (ref !== undefined) compilers.set(Number(code), sharedRef(ref))
+    else if (schema) compilers.set(Number(code), compiler(`${key}:response:${code}`, schema))
+    // A success documented without a body (a 204): its answer is no body at all.
+    else if (Number(code) < 300 && Object.keys(content ?? {}).length === 0) compilers.set(Number(code), () => NO_CONTENT)
+  }
+  // An error the mock answers that the operation leaves undocumented (some of Novu's document no 422) is still checked, as an error body.
+  const undocumented = (status: number) => (errorRefs && status >= 400 ? sharedRef(status === 422 ? errorRefs.validation : errorRefs.error) : undefined)
   return {
-    get: (status) => compilers.get(status)?.(),
+    get: (status) => (compilers.get(status) ?? undocumented(status))?.(),
     has: (status) => compilers.has(status),
     warm: () => compilers.forEach((compile) => compile()),
   }

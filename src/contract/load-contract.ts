@@ -8,6 +8,8 @@ import type { Operation, Wording } from './operation.ts'
 import { precompiled, type Precompiled } from './precompiled.ts'
 import { rememberDateTimeVerdicts } from './date-time-format.ts'
 import { compilingSource, type JsonSchema, type ValidatorSource } from './validator-source.ts'
+import { NOVU, novuOperationsDocument } from './novu/novu-document.ts'
+import { NOVU_SCHEMAS_ID } from './novu/openapi30.ts'
 
 export const API_DOCUMENT = packagePath('spec/openapi.yaml')
 export const ADMIN_DOCUMENT = packagePath('spec/admin.yaml')
@@ -34,6 +36,8 @@ export interface ContractOptions {
 export interface Contracts {
   api: Contract
   admin: Contract
+  /** Novu's published document, every operation of the Novu API (docs/behaviour.md §10): its operations, without its components. */
+  novu: Contract
 }
 
 /**
@@ -48,7 +52,15 @@ export async function loadContracts(options: { source?: ValidatorSource; build?:
     loadContract(API_DOCUMENT, { bodies: 'strip-unknown', wording: 'service', componentNames: ['ErrorDto'], source, document: build?.document(documentName(API_DOCUMENT)) }),
     loadContract(ADMIN_DOCUMENT, { bodies: 'exact', wording: 'fields', source, document: build?.document(documentName(ADMIN_DOCUMENT)) }),
   ])
-  return { api, admin }
+  return { api, admin, novu: novuContract(source, build) }
+}
+
+/** Novu's operations, from the build's copy when it is current (a start-up never reads the 3 MB document then). */
+export function novuContract(source: ValidatorSource, build: Precompiled | undefined): Contract {
+  const document = build?.document(NOVU) ?? novuOperationsDocument()
+  const kinds = { params: 'novuParams', body: 'novuBody', response: 'novuResponse' } as const
+  const errorRefs = { error: `${NOVU_SCHEMAS_ID}#/$defs/ErrorDto`, validation: `${NOVU_SCHEMAS_ID}#/$defs/ValidationErrorDto` }
+  return { document, operations: compileOperations(document, NOVU, source, { bodies: 'exact', wording: 'service', kinds, errorRefs }), schemas: new Map() }
 }
 
 /** `openapi` for spec/openapi.yaml: the name of a document in validator keys and the build. */

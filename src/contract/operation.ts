@@ -22,8 +22,12 @@ export interface Operation {
   /** The same path in express's syntax, e.g. `/v2/subscribers/:subscriberId`. */
   readonly routePath: string
   readonly successStatus: number
+  /** Its success is a page that has its own `data` (Novu's lists): never wrapped in another (docs/behaviour.md §1.1). */
+  readonly pageAnswer: boolean
   readonly requiresAuth: boolean
   readonly takesBody: boolean
+  /** Its body is `multipart/form-data` (Novu's uploads): a form's fields are read, its files named, not kept. */
+  readonly multipart: boolean
   /** How a 422 words its problems: as the live service does, or by field in Ajv's words (the control plane). */
   readonly wording: Wording
   /** The header parameters the document declares, lower-cased as node reports them. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
@@ -46,10 +46,11 @@ export function precompiled(dir = PRECOMPILED_DIR): Precompiled | undefined {
   }
 }
 
-/** A digest of every file in spec/: the documents and whatever they reference. */
+/** A digest of every file in spec/ and its folders: the documents and whatever they reference. */
 export function specHash(): string {
   const dir = packagePath('spec')
   const hash = createHash('sha256')
-  for (const name of readdirSync(dir).sort()) hash.update(name).update('\0').update(readFileSync(join(dir, name))).update('\0')
+  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((name) => statSync(join(dir, name)).isFile()).sort()
+  for (const name of files) hash.update(name).update('\0').update(readFileSync(join(dir, name))).update('\0')
   return hash.digest('hex')
 }

@@ -61,7 +61,7 @@ interface CallState {
  */
 export function operationPipeline(operation: Operation, handler: Handler, state: CoreState, plane: Plane): OperationPipeline {
   const policies: CallPolicies | undefined = plane.name === 'api' ? plane.policies : undefined
-  const wraps = plane.name === 'api' && plane.envelope && !UNWRAPPED.has(operation.operationId)
+  const wraps = plane.name === 'api' && plane.envelope && !UNWRAPPED.has(operation.operationId) && !operation.pageAnswer
   // The control plane takes JSON only; the API reads forms and other types as the live service does.
   const jsonOnly = plane.name === 'control'
   const needsKey = operation.requiresAuth || (plane.name === 'control' && plane.keyRequired === true)
@@ -90,7 +90,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       call.headers = limits instanceof Promise ? await limits : limits
     }
     // A JSON body sent to an operation that takes none was still read, and refused if it had to be.
-    const sent = operation.takesBody && request.hasBody ? (first ?? (await readBody(request, jsonOnly))) : undefined
+    const sent = operation.takesBody && request.hasBody ? (first ?? (await readBody(request, jsonOnly, operation.multipart))) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
     if (tenantKey !== undefined && policies) {
@@ -205,7 +205,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
         : checkedAnswer(outcome, validate, call.line.url, call.timed)
     // Never journaled nor kept for a replay (the control plane's): written as it is made.
     if (answer.sliced && !policies) return slicedAnswer(answer.status, headListOf(call, answer), answer.body)
-    const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
+    const body = wraps && answer.status < 300 && answer.body !== undefined ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
@@ -267,8 +267,8 @@ function headListOf(call: CallState, answer: Answer): HeaderList {
   return head
 }
 
-/** The answer's JSON: made with its body already, or now. */
-const textOf = (answer: Answer): string => answer.text ?? JSON.stringify(answer.body)
+/** The answer's JSON: made with its body already, or now; none for an answer without a body (a 204). */
+const textOf = (answer: Answer): string => answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body))
 
 /** `JSON.stringify({ data: body })` from the body's own text (a body of nothing is left out, as JSON.stringify leaves it). */
 const enveloped = (text: string | undefined): string => (text === undefined ? '{}' : `{"data":${text}}`)

@@ -26,6 +26,26 @@ export function operationEntries(contract: Contract, byId: Record<string, Handle
   return entries
 }
 
+/**
+ * Every operation of the Novu API: the five's own (spec/openapi.yaml), then each other operation
+ * of Novu's document, those with literal segments before those that name a parameter in their
+ * place (`/v1/integrations/active` before `/v1/integrations/{integrationId}`).
+ */
+export function apiEntries(contracts: { api: Contract; novu: Contract }, handlers: { handlers: Record<string, Handler>; novuHandlers: Record<string, Handler> }, state: CoreState, plane: Plane): OperationEntry[] {
+  const five = operationEntries(contracts.api, handlers.handlers, state, plane)
+  const served = new Set(five.map(({ operation }) => routeKey(operation)))
+  const rest = operationEntries(contracts.novu, handlers.novuHandlers, state, plane).filter(({ operation }) => !served.has(routeKey(operation)))
+  return [...five, ...rest.sort((a, b) => byCodeUnits(specificity(a.operation.pathTemplate), specificity(b.operation.pathTemplate)))]
+}
+
+/** A route's method and shape: `{subscriberId}` and `{id}` in one place are one route. */
+const routeKey = ({ method, pathTemplate }: Operation) => `${method} ${pathTemplate.replace(/\{[^}]+\}/g, '{}')}`
+
+/** A template that sorts a parameter after every literal segment in its place. */
+const specificity = (template: string) => template.replace(/\{[^}]+\}/g, '\uffff')
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 /** The entries by method and path template, for a door that routes without express. */
 export function routeTableOf<T>(entries: readonly OperationEntry[], valueOf: (entry: OperationEntry) => T): RouteTable<T> {
   const table = new RouteTable<T>()

@@ -5,6 +5,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../li
 import { jsonInSteps } from '../lib/json-in-steps.ts'
 import { inSlices } from '../lib/slices.ts'
 import { isJson, parseBody } from './parse-body.ts'
+import { isMultipart, multipartFields } from './multipart-body.ts'
 
 export interface SentBody {
   value: unknown
@@ -49,11 +50,12 @@ export function readJsonFirst(request: CallRequest): Promise<SentBody | undefine
  * charset body-parser does not read (not `utf-*`, or none iconv-lite decodes), before a byte is
  * read; then the door's 413; then 400 for a nesting deeper than the limit, measured on the decoded
  * text, or naming the JSON problem. A form is parsed as the live service parses it, and any other
- * type reads as an empty body (its bytes still read, and bounded by the door); `jsonOnly` (the
+ * type reads as an empty body (its bytes still read, and bounded by the door), but a `multipart`
+ * operation's form reads as its fields; `jsonOnly` (the
  * control plane) answers 415 for another type instead, before a byte is read. No body at all reads
  * as `undefined`.
  */
-export async function readBody(request: CallRequest, jsonOnly = false): Promise<SentBody | undefined> {
+export async function readBody(request: CallRequest, jsonOnly = false, multipart = false): Promise<SentBody | undefined> {
   if (!request.hasBody) return undefined
   const contentType = request.header('content-type')
   const json = isJson(contentType)
@@ -66,6 +68,7 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
   }
   if (!json) {
     const bytes = await request.bytes()
+    if (multipart && isMultipart(contentType)) return { value: await multipartFields(contentType!, bytes), raw: bytes }
     return { ...parseBody(contentType, bytes), raw: bytes }
   }
   const charset = charsetOf(contentType)

@@ -3,7 +3,7 @@ import type { MockState } from '../app/create-state.ts'
 import { schemaOf } from '../contract/load-contract.ts'
 import { checkedAnswer } from '../core/check-answer.ts'
 import { errorAnswer } from '../core/error-answer.ts'
-import { operationEntries, routeTableOf } from '../core/operation-table.ts'
+import { apiEntries, routeTableOf } from '../core/operation-table.ts'
 import { bodyLimitOf } from '../core/body-limit.ts'
 import type { CallRequest } from '../core/call-request.ts'
 import { readJsonFirst } from '../core/read-body.ts'
@@ -20,7 +20,7 @@ const ADMIN_PREFIX = '/__admin'
  */
 export function mswDoor(state: MockState, basePath: string): (request: Request) => Promise<Response | 'drop'> {
   const { api } = state.contracts
-  const table = routeTableOf(operationEntries(api, state.api.handlers, state.core, state.api.plane), (entry) => entry.answer)
+  const table = routeTableOf(apiEntries(state.contracts, state.api, state.core, state.api.plane), (entry) => entry.answer)
   const errorDto = schemaOf(api, 'ErrorDto')
 
   /** The 404 of an unknown path, once its JSON body, if any, was read without a refusal. */
@@ -46,7 +46,8 @@ export function mswDoor(state: MockState, basePath: string): (request: Request) 
     const call = await callRequestOf(request, path + search, bodyLimitOf(path))
     const outcome = match ? await match.value(call, match.params) : await notFound(call, request.method, path + search)
     if (outcome === 'drop') return 'drop'
-    const body = request.method === 'HEAD' ? null : (outcome.text ?? streamOf(outcome.chunks))
+    // A 204 has no body, not even an empty one (Response refuses it).
+    const body = request.method === 'HEAD' || outcome.status === 204 ? null : (outcome.text ?? streamOf(outcome.chunks))
     return new Response(body, { status: outcome.status, headers: headersOf(outcome.head) })
   }
 }

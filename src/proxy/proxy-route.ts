@@ -15,6 +15,8 @@ export interface ProxyOptions {
   /** Answer 502 (ErrorDto) instead of passing an off-contract exchange through. */
   strict: boolean
   api: Contract
+  /** Novu's document: every other operation of the API is checked against it. */
+  novu: Contract
   logger: Logger
   journal: JournalPort
   now: () => Date
@@ -43,7 +45,8 @@ export function proxyRoute(operation: Operation, options: ProxyOptions): Request
         return badGateway(res, req, options, `upstream did not answer: ${(cause as Error).message}`, [])
       }
       const text = await upstream.text()
-      const checked = checkAnswer(options.api, operation.operationId, upstream.status, upstream.headers, text)
+      const contract = options.api.operations.get(operation.operationId) === operation ? options.api : options.novu
+      const checked = checkAnswer(contract, operation.operationId, upstream.status, upstream.headers, text)
       violations.push(...checked.violations.map((v) => ({ ...v, direction: 'response' as const })))
       record(options, operation, req, raw, { status: upstream.status, body: checked.body ?? text, ms: performance.now() - started }, violations)
       if (violations.length > 0 && options.strict) return badGateway(res, req, options, 'Upstream exchange failed contract validation', violations)
@@ -60,7 +63,7 @@ function passThrough(res: Response, upstream: globalThis.Response, text: string)
   res.end(text)
 }
 
-/** Paths that are none of the five operations' go to the upstream unchecked (the admin API stays local). */
+/** Paths that are in no document go to the upstream unchecked (the admin API stays local). */
 function forwardUnchecked(options: ProxyOptions): RequestHandler {
   return (req, res, next) => {
     if (req.path.startsWith('/__admin')) return next()
@@ -145,9 +148,9 @@ function badGateway(res: Response, req: Request, options: ProxyOptions, message:
   res.status(502).type('application/json').end(JSON.stringify(body))
 }
 
-/** Mounts the proxy on every operation's path, in place of the mock's own rules. */
+/** Mounts the proxy on every operation's path (the five's, then the rest of Novu's document), in place of the mock's own rules. */
 export function mountProxy(app: express.Express, options: ProxyOptions): void {
-  for (const operation of options.api.operations.values()) {
+  for (const operation of [...options.api.operations.values(), ...options.novu.operations.values()]) {
     app.route(operation.routePath)[operation.method.toLowerCase() as 'get']((req, res, next) => {
       noteOperation(res, operation.operationId)
       proxyRoute(operation, options)(req, res, next)

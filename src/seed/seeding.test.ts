@@ -207,6 +207,7 @@ describe('the OpenAPI documents', () => {
         clean: async () => undefined,
         api: (await loadContracts()).api,
         logger: createLogger('silent'),
+        novu: (await loadContracts()).novu,
       }, 'open'),
     ),
   ]

@@ -19,6 +19,9 @@ function upstreamStub(seen: { method: string; url: string; body: string; auth?: 
     const send = (status: number, payload: unknown) => res.writeHead(status, { 'Content-Type': 'application/json', 'X-Upstream': 'yes' }).end(JSON.stringify(payload))
     if (req.url === `/v2/subscribers/${ADA}`) return send(200, { data: SUBSCRIBER })
     if (req.url === '/v2/subscribers/broken') return send(200, { ...SUBSCRIBER, firstName: 42 })
+    // Operations of Novu's document beyond the five: one answer on the contract, one off it.
+    if (req.url === '/v1/events/trigger/txn-1') return send(200, { data: true })
+    if (req.url === '/v1/events/trigger/txn-broken') return send(200, { data: 'not a boolean' })
     if (req.url?.startsWith('/v1/channel-connections')) return send(200, { data: [], next: null, previous: null, totalCount: 0, totalCountCapped: false })
     send(404, { statusCode: 404, timestamp: '2024-01-01T00:00:00.000Z', path: req.url, message: 'nope' })
   })
@@ -55,6 +58,17 @@ describe.each([false, true])('--proxy (strict: %s)', (strict) => {
     expect(seen.at(-1)).toMatchObject({ method: 'PATCH', body: raw })
     const entries = (await request(proxy.url).get('/__admin/requests').set(AUTH)).body.requests as { path: string; requestBody?: unknown }[]
     expect(entries.find((entry) => entry.path === '/v1/subscribers/deep/credentials')?.requestBody).toBe(raw.slice(0, 16 * 1024))
+  })
+
+  it("checks an exchange of any operation of Novu's document against it", async () => {
+    expect((await request(proxy.url).delete('/v1/events/trigger/txn-1').set(AUTH)).status).toBe(200)
+    const broken = await request(proxy.url).delete('/v1/events/trigger/txn-broken').set(AUTH)
+    expect(broken.status).toBe(strict ? 502 : 200)
+    const entries = (await journal()).filter((entry) => entry.path.startsWith('/v1/events/trigger/'))
+    expect(entries.map((entry) => [entry.path, entry.violations?.map((v) => v.direction) ?? []])).toEqual([
+      ['/v1/events/trigger/txn-1', []],
+      ['/v1/events/trigger/txn-broken', ['response']],
+    ])
   })
 
   it('forwards a body byte for byte', async () => {

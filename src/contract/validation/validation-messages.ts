@@ -7,7 +7,7 @@ const OBJECT_ID = 'messageId must be a valid MongoDB ObjectId or an array of val
  * `property|rule`, where `*` stands for any property and any rule. The most specific key wins:
  * `property|rule`, then `property|*`, then `*|rule`. `{p}` is the property's path
  * (`credentials.deviceTokens`), `{limit}` the bound of a minimum or maximum, `{values}` the
- * allowed values in the document's order. See docs/behaviour.md §1.2.
+ * allowed values in the document's order, `{pattern}` a pattern as a literal (`/^a$/`). See docs/behaviour.md §1.2.
  */
 export const MESSAGES: Readonly<Record<string, string>> = {
   '*|required': '{p} should not be null or undefined',
@@ -21,6 +21,15 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   '*|maximum': '{p} must not be greater than {limit}',
   '*|minimum': '{p} must not be less than {limit}',
   '*|enum': '{p} must be one of the following values: {values}',
+  '*|pattern': '{p} must match {pattern} regular expression',
+  '*|minLength': '{p} must be longer than or equal to {limit} characters',
+  '*|maxLength': '{p} must be shorter than or equal to {limit} characters',
+  '*|minItems': '{p} must contain at least {limit} elements',
+  '*|maxItems': '{p} must contain no more than {limit} elements',
+  '*|format:email': '{p} must be an email',
+  '*|format:uuid': '{p} must be a UUID',
+  '*|format:date-time': '{p} must be a valid ISO 8601 date string',
+  '*|format:uri': '{p} must be a URL address',
   'body:providerId|enum': 'providerId must be a valid provider ID',
   'body:messageId|*': OBJECT_ID,
   // Both of the live service's validators on messageId fail when it is missing.
@@ -60,7 +69,7 @@ export function problemsOf(errors: readonly ErrorObject[], location: (segments: 
 
 function ruleOf(error: ErrorObject, segments: string[]): { segments: string[]; rule: string } {
   if (error.keyword === 'required') return { segments: [...segments, String(error.params.missingProperty)], rule: 'required' }
-  const rule = error.keyword === 'type' ? `type:${error.params.type}` : error.keyword
+  const rule = error.keyword === 'type' || error.keyword === 'format' ? `${error.keyword}:${error.params[error.keyword]}` : error.keyword
   const last = segments.at(-1)
   // An array's item: class-validator words it for the array ("each value in …").
   if (last !== undefined && /^\d+$/.test(last)) return { segments: segments.slice(0, -1), rule: `each:${rule}` }
@@ -76,6 +85,7 @@ function messagesFor(location: Location, property: string, rule: string, error: 
     .replaceAll('{p}', property)
     .replaceAll('{limit}', String(error.params.limit))
     .replaceAll('{values}', values)
+    .replaceAll('{pattern}', `/${String(error.params.pattern)}/`)
     .split('\n')
 }
 

@@ -1,3 +1,4 @@
+import { journalName } from '../../contract/novu/operation-names.ts'
 import { isDeepSubset } from '../../lib/deep-subset.ts'
 import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
@@ -75,7 +76,7 @@ export function newRule(id: string, request: FaultRuleRequest): FaultRule {
 export function matches({ match, respond }: FaultRule, call: FaultCall): boolean {
   return (
     (respond === undefined || call.documents(respond.status)) &&
-    (match.operationId === undefined || match.operationId === call.operationId) &&
+    (match.operationId === undefined || journalName(match.operationId) === call.operationId) &&
     (match.method === undefined || match.method === call.method) &&
     (match.path === undefined || match.path === call.path) &&
     (match.bodyMatches === undefined || isDeepSubset(match.bodyMatches, call.body))

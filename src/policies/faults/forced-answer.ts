@@ -37,7 +37,10 @@ export function forcedAnswer(operation: Operation, request: ForcedRequest): Answ
   }
   const message = LIVE_MESSAGES[status] ?? request.message
   const errors = status === 422 ? { errors: { general: { messages: [message], value: NO_VALUE } } } : {}
-  return { status, body: errorBody(new ApiError(status, 'FORCED', message, errors), request.path, request.now), headers, forced: true }
+  const body = errorBody(new ApiError(status, 'FORCED', message, errors), request.path, request.now)
+  // A status whose documented body is not an error body (Novu's trigger documents its own 400): named, not answered 500.
+  if (operation.responseValidators.get(status)?.(body) === false) throw generalProblem([`status ${status} of ${operation.operationId} documents a body of its own (a fault rule with respond.body gives it)`])
+  return { status, body, headers, forced: true }
 }
 
 /** A 429's `Retry-After` and `RateLimit-Reset` agree: a rule's own `Retry-After` sets both. */

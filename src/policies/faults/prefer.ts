@@ -32,7 +32,9 @@ export function parsePrefer(header: string | undefined, operation: Operation): P
     else problems.push(`Prefer ${name}=${value} cannot be honoured: ${problem}`)
   }
   const status = preference.code ?? operation.successStatus
-  if (problems.length === 0 && (preference.example !== undefined || (preference.code !== undefined && status < 300)) && operation.example(status, preference.example) === undefined) {
+  // The success asked for by its code alone, where the document has no example (Novu's): the operation's own answer, generated.
+  if (preference.code === operation.successStatus && preference.example === undefined && operation.example(status) === undefined) delete preference.code
+  else if (problems.length === 0 && (preference.example !== undefined || (preference.code !== undefined && status < 300)) && operation.example(status, preference.example) === undefined) {
     problems.push(noExample(operation, status, preference.example))
   }
   if (problems.length > 0) throw generalProblem(problems)
