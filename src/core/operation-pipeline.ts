@@ -13,7 +13,7 @@ import { Serialized } from '../answer/answer.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
-import { readBody } from './read-body.ts'
+import { bodyNote, readBody } from './read-body.ts'
 import { appendHeaders, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
 /** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
@@ -30,6 +30,8 @@ interface CallState {
   body?: unknown
   /** The content type of a body ignored for it (docs/behaviour.md §1.3), which the journal notes. */
   ignoredType?: string
+  /** How the body was read, when that explains the answer (docs/behaviour.md §1.3): the journal's note and the log line's. */
+  note?: string
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: Recording
   /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
@@ -79,6 +81,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
+    call.note = bodyNote(sent)
     if (tenantKey !== undefined && policies) {
       const replayed = call.idempotencyKey === undefined ? undefined : await replayOf(call, tenantKey, sent?.raw, policies)
       const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
@@ -150,7 +153,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       status: answer.status,
       durationMs: performance.now() - started,
       requestBody: call.ignoredType === undefined ? call.body : undefined,
-      note: call.ignoredType === undefined ? undefined : `body ignored for its content type (${call.ignoredType})`,
+      note: call.note,
       responseBody: body,
       violations: answer.violations,
     }, { secret: call.idempotencyKey, responseText: text })
@@ -177,7 +180,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     journal(request, call, answer, body, text, started)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
-    return { status: answer.status, head, text }
+    return call.note === undefined ? { status: answer.status, head, text } : { status: answer.status, head, text, note: call.note }
   }
 
   return (request, params) => {
@@ -188,6 +191,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       tenantKey: undefined,
       body: undefined,
       ignoredType: undefined,
+      note: undefined,
       recording: undefined,
       headers: undefined,
       at: undefined,

@@ -11,6 +11,15 @@ export interface SentBody {
   raw: Uint8Array
   /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
   ignoredType?: string
+  /** Set when the body was read as a form (docs/behaviour.md §1.3), which the journal and the log line say. */
+  readAsForm?: true
+}
+
+/** What the journal and the log line say of how a body was read: the live service's answer alone gives no hint. */
+export function bodyNote(sent: SentBody | undefined): string | undefined {
+  if (sent?.ignoredType !== undefined) return `body ignored for its content type (${sent.ignoredType})`
+  if (sent?.readAsForm) return 'body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; send Content-Type: application/json for JSON'
+  return undefined
 }
 
 /** A body larger than a door takes (docs/behaviour.md §1.3). */

@@ -6,6 +6,8 @@ export interface SentAnswer {
   status: number
   head: HeaderList
   text: string
+  /** How the call's body was read when that explains its answer (a form, an ignored type): for the log line, never the body. */
+  note?: string
 }
 
 /** What a call comes to: an answer, or (a fault's `drop`) no answer at all and a closed connection. */

@@ -69,7 +69,13 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     const { code, stdout, stderr } = await runCli([], { env: { NOVU_MOCK_PORT: 'abc' } })
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toBe('novu-mock: NOVU_MOCK_PORT must be a whole number of at least 0, got "abc". Run novu-mock --help for the options.\n')
+    expect(stderr).toBe('novu-mock: NOVU_MOCK_PORT must be a whole number from 0 to 65535, got "abc". Run novu-mock --help for the options.\n')
+  })
+
+  it('refuses a port above 65535 in one line (exit 2), not with a stack', async () => {
+    const { code, stdout, stderr } = await runCli(['--port', '99999'])
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+    expect(stderr).toBe('novu-mock: --port must be a whole number from 0 to 65535, got "99999". Run novu-mock --help for the options.\n')
   })
 
   it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 soon after %s, ending an open event stream cleanly', async (signal) => {
@@ -91,6 +97,33 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     expect(stdout).toContain('validate-fixtures PATH')
     expect(stdout).toContain('default: *; env NOVU_MOCK_CORS_ORIGINS')
     expect(stdout).toContain('default: 4010; env NOVU_MOCK_PORT or PORT')
+  })
+
+  it('says in --help what --rate-limit lets through (its burst and RateLimit-Policy) and when --db needs a command run', async () => {
+    const { stdout } = await runCli(['--help'])
+    const line = (flag: string) => stdout.split('\n').find((text) => text.startsWith(`  --${flag} `))
+    expect(line('rate-limit')).toMatch(/burst is the limit plus 10%, rounded up \(3\/1 lets 4 calls through at once\), as the RateLimit-Policy header says/)
+    expect(line('db')).toMatch(/only after an install with --ignore-scripts run npm rebuild better-sqlite3/)
+    expect(line('db')).not.toMatch(/npm install better-sqlite3/)
+  })
+
+  it('lets the burst of --rate-limit 3/1 through, as RateLimit-Policy says, and refuses the next', async () => {
+    const cli = await startCli(['--port', '0', '--log-level', 'silent', '--rate-limit', '3/1', '--clock', '2025-01-01T00:00:00.000Z'])
+    try {
+      const auth = freshTenant()
+      const statuses: number[] = []
+      let policy = ''
+      for (let i = 0; i < 5; i++) {
+        const res = await request(cli.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+        statuses.push(res.status)
+        policy = res.headers['ratelimit-policy'] as string
+      }
+      // The tenant's clock is frozen: no token comes back between the calls, however slow the machine.
+      expect(statuses).toEqual([200, 200, 200, 200, 429])
+      expect(policy).toMatch(/^3;w=1;burst=4;/)
+    } finally {
+      await cli.stop()
+    }
   })
 })
 

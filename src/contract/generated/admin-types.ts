@@ -549,7 +549,7 @@ export interface components {
             truncated?: boolean;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
-            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty; `body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; …` when a form was read (what `curl -d` sends without `-H 'Content-Type: application/json'`), whose 422 would otherwise not say why the fields are missing */
             note?: string;
         };
         /** @description Recorded calls, oldest first */
