@@ -16,6 +16,7 @@ import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
 import type { TenantState } from '../store/records.ts'
+import type { FixturesRead } from '../seed/seeding.ts'
 import { createState, VERSION, type MockState } from './create-state.ts'
 
 /** The admin API takes a whole tenant's state in one body. */
@@ -29,6 +30,8 @@ export interface MockApp {
     readonly config: ServerConfig
     /** The control plane's operations, called in process (the library's Tenant). */
     readonly admin: AdminCall
+    /** What the user's fixtures gave, for the CLI's banner; absent without fixtures. */
+    readonly fixtures?: FixturesRead | undefined
   }
   /** Releases what the app holds: the --db file, written and unlocked. */
   close(): Promise<void>
@@ -58,7 +61,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now: core.now })
   else mountOperations(app, operationEntries(api, state.api.handlers, core, state.api.plane), API_BODY_LIMIT, table)
   mountFallbacks(app, schemaOf(api, 'ErrorDto'), core)
-  return Object.assign(nodeListener(state, app, table), { locals: { seed: state.seed, config, admin: state.admin.call }, close: state.close })
+  return Object.assign(nodeListener(state, app, table), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
 }
 
 /** Every request: logged, CORS's answer or headers for a browser, then the route table or express. */

@@ -212,6 +212,47 @@ describe('novu-mock validate-fixtures', () => {
     expect(stderr).toMatch(message)
   })
 
+  it('is a usage error (exit 2) for a folder of no recognised file, naming every name it looks for', async () => {
+    const dir = folder({ 'subscriber.json': JSON.stringify([subscriber]) })
+    for (const args of [['validate-fixtures', dir], ['--port', '0', '--fixtures', dir]]) {
+      const { code, stdout, stderr } = await runCli(args)
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+      expect(stderr).toBe(
+        `novu-mock: ${dir}: no fixtures file in this folder (it holds subscriber.json); a fixtures folder holds one or more of subscribers.json, integrations.json, channelConnections.json, messages.json, workflows.json, or give one state file as seed --out writes\n`,
+      )
+    }
+  })
+
+  it('warns of a .json file beside recognised ones, naming it, and sets workflows.json aside with a note', async () => {
+    const dir = folder({ 'subscribers.json': JSON.stringify([subscriber]), 'subscriber.json': '[]', 'workflows.json': '[{"name": "welcome"}]' })
+    const { code, stdout, stderr } = await runCli(['validate-fixtures', dir])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`OK ${dir} (subscribers.json, workflows.json): starts with 51 subscribers, 9 integrations, 120 channel connections, 253 messages (merge)\n`)
+    expect(stderr.split('\n')).toEqual([
+      `novu-mock: warning: ${join(dir, 'subscriber.json')}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json, set aside)`,
+      `novu-mock: warning: ${join(dir, 'workflows.json')}: 1 record read and set aside: this version of novu-mock keeps no workflows`,
+      '',
+    ])
+  })
+
+  it('reports every problem of every record and file at once, one line each', async () => {
+    const { deleted: _deleted, ...noDeleted } = subscriber
+    const records = [{ ...noDeleted, updatedAt: 'yesterday' }, { ...subscriber, _id: '65f000000000000000000002', subscriberId: 'user-2', firstName: 7 }]
+    const dir = folder({ 'subscribers.json': JSON.stringify(records), 'messages.json': '[{' })
+    const { code, stderr } = await runCli(['validate-fixtures', dir])
+    expect(code).toBe(1)
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(4)
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^novu-mock: .*messages\.json: .*JSON/),
+        expect.stringMatching(/subscribers\.json: record 0 \(65f000000000000000000001\), field \/: must have required property 'deleted'$/),
+        expect.stringMatching(/subscribers\.json: record 0 \(65f000000000000000000001\), field \/updatedAt: must match format "date-time"$/),
+        expect.stringMatching(/subscribers\.json: record 1 \(65f000000000000000000002\), field \/firstName: must be string,null$/),
+      ]),
+    )
+  })
+
   it('exits 1 for a folder that does not exist', async () => {
     const { code, stderr } = await runCli(['validate-fixtures', '/nonexistent/fixtures'])
     expect(code).toBe(1)
