@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Answers once the server answers API calls, naming where the state is kept; needs no header, open on every host. With `--redis`, answers 503 while Redis cannot be reached (the API's calls answer 503 then too), and 200 again once it can.
+         * @description Answers once the server answers API calls, naming where the state is kept; needs no header, open on every host. Answers 503, with `status: unavailable` and `storeState` naming the store's state, while the store cannot answer: with `--redis`, a Redis that cannot be reached, or a Redis Cluster whose slots are not all served (a master down and no replica promoted: `CLUSTERDOWN`); with `--db`, a file that cannot be read. The API's calls answer 503 then too; health answers 200 again once the store does, so a container health check sees the outage.
          */
         get: operations["getHealth"];
         put?: never;
@@ -615,10 +615,12 @@ export interface components {
          */
         Health: {
             /**
-             * @description `ok` once the server answers API calls; `unavailable` while its store cannot be reached
+             * @description `ok` once the server answers API calls; `unavailable` while its store cannot answer (`storeState` says why)
              * @enum {string}
              */
             status: "ok" | "unavailable";
+            /** @description With `status: unavailable` only: the store's state, `unreachable: no answer to PING` (Redis down or cut off), or `cannot answer: ` and what the store answered a read (`CLUSTERDOWN …` for a Redis Cluster whose slots are not all served) */
+            storeState?: string;
             /**
              * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it (`redis-cluster` when that Redis is a node of a Redis Cluster)
              * @enum {string}
@@ -1676,22 +1678,13 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The store cannot be reached; the server answers 503 to the API's calls until it can */
+            /** @description The store cannot answer (unreachable, or a Redis Cluster with slots not served); the server answers 503 to the API's calls until it can */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "unavailable",
-                     *       "store": "redis",
-                     *       "version": "0.1.0",
-                     *       "uptimeSeconds": 125.5,
-                     *       "adminAccess": "open"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
