@@ -712,10 +712,10 @@ export interface components {
             messages: components["schemas"]["StoredMessage"][];
         };
         /**
-         * @description Provider of a subscriber's channel credentials (chat and push providers)
+         * @description Provider of a subscriber's channel credentials (chat and push providers): the interface's values and those of Novu 3.19's `ChatOrPushProviderEnum`, which the live service and the SDK 3.19.1 accept (`line`, `novu-slack`, `sendblue`, `telegram`, `webex-messaging`); `service-slack` is the interface's alone
          * @enum {string}
          */
-        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
+        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue";
         /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
@@ -983,10 +983,10 @@ export interface components {
             conditions?: components["schemas"]["StepFilter"][];
         };
         /**
-         * @description Provider of a channel connection, and of the `providerId` list filter
+         * @description Provider of a channel connection, and of the `providerId` list filter: the interface's values and those of Novu 3.19's `ProvidersIdEnum`, which the live service and the SDK 3.19.1 accept (`telegram`, `line`, `novu-email`, `anthropic`, …); the `service-*` values are the interface's alone
          * @enum {string}
          */
-        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack";
+        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "anypost" | "novu-email" | "novu-email-agent" | "novu-sms" | "ruach-sms" | "novu" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue" | "anthropic" | "novu-anthropic" | "anthropic-aws" | "pagerduty" | "opsgenie" | "tool-webhook";
         /** @description Workspace at the provider */
         Workspace: {
             /** @description Workspace identifier */
@@ -1626,9 +1626,9 @@ export interface components {
     parameters: {
         /** @description Name of the snapshot */
         SnapshotName: components["schemas"]["SnapshotName"];
-        /** @description Cursor; fetch results after it */
+        /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         After: string;
-        /** @description Cursor; fetch results before it */
+        /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         Before: string;
         /** @description Number of items to return; maximum 100 */
         Limit: number;
@@ -2098,9 +2098,9 @@ export interface operations {
     pageChannelConnections: {
         parameters: {
             query?: {
-                /** @description Cursor; fetch results after it */
+                /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 after?: components["parameters"]["After"];
-                /** @description Cursor; fetch results before it */
+                /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 before?: components["parameters"]["Before"];
                 /** @description Number of items to return; maximum 100 */
                 limit?: components["parameters"]["Limit"];
