@@ -18,7 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const upsert = (auth: object, providerId: string) =>
+const upsert = (auth: Record<string, string>, providerId: string) =>
   request(server.url).patch(`/v1/subscribers/${GRACE}/credentials`).set(auth).send({ providerId, credentials: { webhookUrl: 'https://hooks.example.com/grace', channel: 'general' } })
 
 describe('providerId of the credentials upsert', () => {
