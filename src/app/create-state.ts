@@ -4,6 +4,7 @@ import { adminHandlers, type AdminInfo } from '../admin/admin-handlers.ts'
 import { loadContracts as loadBothContracts, type Contracts } from '../contract/load-contract.ts'
 import type { ApiPlane, CoreState } from '../core/planes.ts'
 import { createLogger, type Logger } from '../log/logger.ts'
+import { RetryHint } from '../log/retry-hint.ts'
 import { handlers } from '../resources/handlers.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
@@ -81,7 +82,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   // Before the tenant is known (and for answers that name none): the starting clock.
   const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
-  const core: CoreState = { store, logger, now, clocks, mode: config.responseValidation, apiKeys }
+  const core: CoreState = { store, logger, now, clocks, mode: config.responseValidation, apiKeys, retries: new RetryHint(logger) }
   const info: AdminInfo = {
     version: VERSION,
     startedAt: Date.now(),

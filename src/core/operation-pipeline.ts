@@ -178,6 +178,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const text = body === answer.body ? own : enveloped(own)
     if (call.recording !== undefined) await settle(call, answer, own)
     journal(request, call, answer, body, text, started)
+    if (call.tenantKey !== undefined && policies) state.retries?.answered(call.tenantKey, `${call.line.method} ${call.line.path}`, answer.status)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
     return call.note === undefined ? { status: answer.status, head, text } : { status: answer.status, head, text, note: call.note }
