@@ -11,8 +11,6 @@ import { mountInspector } from './inspector-routes.ts'
 export interface AdminRouteOptions {
   host: string
   adminToken: string | undefined
-  /** The admin API's body limit, in bytes: a whole tenant's state fits. */
-  bodyLimit: number
   shutdown?: AbortSignal
 }
 
@@ -24,12 +22,12 @@ export interface AdminRouteOptions {
  */
 export function mountAdmin(app: Express, admin: Contract, control: { handlers: ReturnType<typeof adminHandlers>; info: AdminInfo }, core: CoreState, options: AdminRouteOptions): void {
   const { getHealth, ...guardedRoutes } = control.handlers
-  mountOperations(app, operationEntries(admin, { getHealth }, core, CONTROL_PLANE), options.bodyLimit)
+  mountOperations(app, operationEntries(admin, { getHealth }, core, CONTROL_PLANE))
   mountInspector(app)
   const guarded = express.Router()
   guarded.use('/__admin', adminGuard(options.host, options.adminToken))
   // With --api-key, the routes the document leaves open (the tenant list) need an accepted key too: it lists them.
-  mountOperations(guarded, operationEntries(admin, guardedRoutes, core, { ...CONTROL_PLANE, keyRequired: core.apiKeys !== undefined }), options.bodyLimit)
+  mountOperations(guarded, operationEntries(admin, guardedRoutes, core, { ...CONTROL_PLANE, keyRequired: core.apiKeys !== undefined }))
   const stream = admin.operations.get(EVENT_STREAM_OPERATION)
   if (!stream) throw new Error(`${EVENT_STREAM_OPERATION} has no operation in the admin document`)
   guarded.get(stream.routePath, eventStream(stream, { ...core, journal: control.info.journal, shutdown: options.shutdown }))

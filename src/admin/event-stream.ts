@@ -57,7 +57,7 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
       pending = []
       // It reconnects and reads the past at GET /__admin/requests; 'close' below unsubscribes it.
       if (res.writableLength > MAX_BUFFERED) return void res.destroy()
-      if (!res.destroyed) res.write(events)
+      if (!res.destroyed && !res.writableEnded) res.write(events)
     }
     const unsubscribe = deps.journal.subscribe(
       tenant,
@@ -65,11 +65,19 @@ export function eventStream(operation: Operation, deps: EventStreamDependencies)
         if (pending.push(requestEvent(event)) === 1) setImmediate(flush)
       },
       // `ready` once the journal hands over what any instance records (a shared one subscribes first).
-      { bodies, ready: () => void (res.writableEnded || res.write('event: ready\ndata: {}\n\n')) },
+      {
+        bodies,
+        ready: () => void (res.writableEnded || res.write('event: ready\ndata: {}\n\n')),
+        // Given way to another key's stream: what was recorded before goes out first, then why it ends.
+        closed: (reason) => {
+          flush()
+          res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`)
+        },
+      },
     )
     if (!unsubscribe) return refuse(tooManyStreams())
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS).unref()
+    const heartbeat = setInterval(() => void (res.writableEnded || res.write(': keep-alive\n\n')), HEARTBEAT_MS).unref()
     const end = () => res.end()
     deps.shutdown?.addEventListener('abort', end)
     // 'close' comes however the stream ends (client gone, server closing), so nothing outlives it.

@@ -11,6 +11,7 @@ export function faultHandlers(faults: FaultRulesPort, api: Contract) {
     listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: await faults.list(tenant.key) }),
 
     addFault: async ({ tenant, input }: OperationContext<{ body: FaultRuleRequest }>) => {
+      checkHeaders(input.body.respond?.headers)
       checkDocumented(input.body, api)
       const rule = await faults.add(tenant.key, input.body)
       if (!rule) throw validationFailed({ general: { messages: [`at most ${MAX_RULES} fault rules per tenant`] } })
@@ -25,6 +26,21 @@ export function faultHandlers(faults: FaultRulesPort, api: Contract) {
       return removed
     },
   }
+}
+
+/**
+ * Headers that say how the message is framed or concern only the connection: the server sets
+ * them itself, and a second `Content-Length` or a `Transfer-Encoding` beside its own makes the
+ * answer one no client can read (node's fetch fails it with HPE_UNEXPECTED_CONTENT_LENGTH).
+ */
+const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])
+
+function checkHeaders(headers: Readonly<Record<string, string>> | undefined): void {
+  const framing = Object.keys(headers ?? {}).find((name) => FRAMING_HEADERS.has(name.toLowerCase()))
+  if (framing === undefined) return
+  throw validationFailed({
+    [`respond.headers.${framing}`]: { messages: [`${framing} is a framing or hop-by-hop header, which the server sets itself: a fault rule cannot`], value: headers![framing] },
+  })
 }
 
 /**

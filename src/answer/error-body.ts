@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http'
+import { isoStamp } from '../lib/iso-time.ts'
 import { ApiError, STRING_BODY_STATUSES } from './api-error.ts'
 
 /** Turns an ApiError into the documented body: ErrorDto, ValidationErrorDto, or a JSON string. */
@@ -6,7 +7,7 @@ export function errorBody(error: ApiError, path: string, now: Date): unknown {
   if (STRING_BODY_STATUSES.has(error.status)) return error.message
   const body: Record<string, unknown> = {
     statusCode: error.status,
-    timestamp: now.toISOString(),
+    timestamp: isoStamp(now.getTime()),
     path,
     message: error.message,
     error: STATUS_CODES[error.status] ?? 'Error',

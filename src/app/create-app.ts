@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
 import express from 'express'
 import type { AdminCall } from '../admin/admin-calls.ts'
 import { mountAdmin } from '../admin/admin-routes.ts'
 import type { AppOptions, ServerConfig } from './config.ts'
 import { API_DOCUMENT, schemaOf } from '../contract/load-contract.ts'
-import { API_BODY_LIMIT } from '../core/read-body.ts'
+import { isAdminPath } from '../core/body-limit.ts'
+import { readJsonFirst } from '../core/read-body.ts'
 import { operationEntries } from '../core/operation-table.ts'
 import { RouteTable } from '../core/route-table.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
-import { mountFallbacks } from '../http/fallback-routes.ts'
+import { errorDtoAnswer, mountFallbacks } from '../http/fallback-routes.ts'
 import { mountOperations } from '../http/mount-operations.ts'
-import type { OperationCall } from '../http/operation-route.ts'
+import { callRequestOf, type OperationCall, type RouteRequest } from '../http/operation-route.ts'
+import { sendJson } from '../http/respond.ts'
 import { requestLog } from '../log/request-log.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
@@ -18,9 +21,6 @@ import { mountReference } from '../web/reference-routes.ts'
 import type { TenantState } from '../store/records.ts'
 import type { FixturesRead } from '../seed/seeding.ts'
 import { createState, VERSION, type MockState } from './create-state.ts'
-
-/** The admin API takes a whole tenant's state in one body. */
-const ADMIN_BODY_LIMIT = 64 * 2 ** 20
 
 export interface MockApp {
   (req: IncomingMessage, res: ServerResponse): void
@@ -51,7 +51,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   app.set('x-powered-by', false)
   app.set('query parser', false)
 
-  mountAdmin(app, admin, state.admin, core, { host: config.host, adminToken: config.adminToken, bodyLimit: ADMIN_BODY_LIMIT, shutdown: options.shutdown })
+  mountAdmin(app, admin, state.admin, core, { host: config.host, adminToken: config.adminToken, shutdown: options.shutdown })
   // Before the proxy's catch-all: the reference, like /__admin, stays local in every mode.
   mountReference(app, API_DOCUMENT)
   mountLanding(app, VERSION)
@@ -59,21 +59,35 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const table = new RouteTable<OperationCall>()
   const { journal } = state.api.plane.policies
   if (config.proxy) mountProxy(app, { ...config.proxy, api, logger, journal, now: core.now })
-  else mountOperations(app, operationEntries(api, state.api.handlers, core, state.api.plane), API_BODY_LIMIT, table)
-  mountFallbacks(app, schemaOf(api, 'ErrorDto'), core)
-  return Object.assign(nodeListener(state, app, table), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
+  else mountOperations(app, operationEntries(api, state.api.handlers, core, state.api.plane), table)
+  const errorDto = schemaOf(api, 'ErrorDto')
+  mountFallbacks(app, errorDto, core)
+  return Object.assign(nodeListener(state, app, table, errorDto), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
 }
 
-/** Every request: logged, CORS's answer or headers for a browser, then the route table or express. */
-function nodeListener({ config, logger }: MockState, app: express.Express, table: RouteTable<OperationCall>) {
+/**
+ * Every request: logged, CORS's answer or headers for a browser, then the route table or express.
+ * A JSON body is read before either routes it (docs/behaviour.md §1.3): by the operation the table
+ * finds, else here; in proxy mode a proxied call's body is the upstream's to read.
+ */
+function nodeListener({ config, logger, core }: MockState, app: express.Express, table: RouteTable<OperationCall>, errorDto: ValidateFunction) {
   const log = requestLog(logger)
+  const refuse = (req: RouteRequest, res: ServerResponse, error: unknown) => {
+    try {
+      sendJson(res, errorDtoAnswer(error, { method: req.method ?? 'GET', url: req.originalUrl ?? req.url ?? '/' }, errorDto, core))
+    } catch {
+      res.destroy()
+    }
+  }
   const route = (req: IncomingMessage, res: ServerResponse, corsHeaders?: CorsHeaders) => {
     const url = req.url ?? '/'
     const query = url.indexOf('?')
-    const match = table.match(req.method ?? '', query === -1 ? url : url.slice(0, query))
+    const path = query === -1 ? url : url.slice(0, query)
+    const match = table.match(req.method ?? '', path)
     if (match) return void match.value(req, res, match.params, corsHeaders)
     for (const name in corsHeaders) res.setHeader(name, corsHeaders[name]!)
-    app(req, res)
+    if (config.proxy && !isAdminPath(path)) return void app(req, res)
+    readJsonFirst(callRequestOf(req)).then(() => app(req, res), (error: unknown) => refuse(req, res, error))
   }
   const cors = corsPolicy(config.corsOrigins)
   return (req: IncomingMessage, res: ServerResponse) => {

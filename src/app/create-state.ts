@@ -77,7 +77,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   const released = onRelease(backend?.kind ?? 'memory', logger, () => upkeep)
   const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend, onRelease: released, tenantTtlMs: config.tenantTtlMs }))
   const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
-  const clocks = tenantClocks(config, policies, givenClock ? () => givenClock().getTime() : Date.now)
+  const clocks = tenantClocks(config, policies, logger, givenClock ? () => givenClock().getTime() : Date.now)
   upkeep = { ...policies, clocks }
   // Before the tenant is known (and for answers that name none): the starting clock.
   const now = () => new Date(clocks.startNow())

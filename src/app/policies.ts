@@ -1,6 +1,8 @@
 import type { JournalPort } from '../journal/journal-port.ts'
 import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
+import { hashOfKey } from '../log/request-log.ts'
+import { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
@@ -11,6 +13,7 @@ import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
 import { MemoryClockKeeper, TenantClocks, type ClockKeeper, type DurableClocks } from '../clock/tenant-clocks.ts'
+import type { ClockSetting } from '../clock/clock-setting.ts'
 
 const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
 
@@ -19,6 +22,8 @@ export interface Policies {
   idempotency: IdempotencyPort
   journal: JournalPort
   faults: FaultRulesPort
+  /** Each process's own: the calls it holds for a delay, per tenant. */
+  delayed: DelayedCalls
   rateLimiter: RateLimitPort
   /** Where the tenants' clocks are kept (docs/behaviour.md §8). */
   clockKeeper: ClockKeeper
@@ -33,6 +38,7 @@ export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & D
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
     journal: new RequestJournal(config.journalSize),
     faults: new FaultRules(),
+    delayed: new DelayedCalls(),
     rateLimiter: rateLimiterOf(config),
     clockKeeper: new MemoryClockKeeper(keeper),
     close: async () => undefined,
@@ -69,6 +75,7 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
         journal,
         // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
         faults: new RedisFaultRules(client, Math.random, faultVersions),
+        delayed: new DelayedCalls(),
         rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
         clockKeeper: new RedisClockKeeper(client),
         close: async () => {
@@ -87,10 +94,12 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
  * The tenants' clocks over the policies' keeper: a tenant whose time goes back gets a full bucket
  * and its idempotency records count as stored at its new time (docs/behaviour.md §8).
  */
-export function tenantClocks(config: ServerConfig, policies: Policies, realNow: () => number): TenantClocks {
+export function tenantClocks(config: ServerConfig, policies: Policies, logger: Logger, realNow: () => number): TenantClocks {
   const { clockKeeper: keeper, rateLimiter, idempotency } = policies
   const onRewind = async (tenant: string, now: number) => {
     await Promise.all([rateLimiter.refill(tenant), idempotency.restamp(tenant, now)])
   }
-  return new TenantClocks({ keeper, start: config.clock, realNow, onRewind })
+  const onOutOfRange = (tenant: string, clock: ClockSetting) =>
+    logger.warn('a stored clock was out of the years 0001-9999: the tenant is back on real time', { tenant: hashOfKey(tenant), at: clock.at, frozen: clock.frozen })
+  return new TenantClocks({ keeper, start: config.clock, realNow, onRewind, onOutOfRange })
 }

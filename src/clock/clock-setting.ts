@@ -1,3 +1,5 @@
+import { FIRST_PRINTABLE_MS, isoTime, isPrintable, LAST_PRINTABLE_MS } from '../lib/iso-time.ts'
+
 /**
  * A tenant's clock as it is kept (docs/behaviour.md §8): `at` is the tenant's time when it was
  * set, `since` the real time then. Frozen, the tenant's time stays at `at`; running, it moves on at
@@ -18,8 +20,23 @@ export interface ClockView {
   frozen: boolean
 }
 
-/** The furthest a Date reaches either way (ECMAScript's time range): a clock never leaves it. */
-export const LAST_MS = 8.64e15
+/** How near the end of the range a running clock may be set: a year of 9999, which has 365 days. */
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000
+
+/** The range's ends, as messages name them. */
+export const FIRST_INSTANT = isoTime(FIRST_PRINTABLE_MS)
+export const LAST_INSTANT = isoTime(LAST_PRINTABLE_MS)
+
+/**
+ * How a clock set to `next` would leave the range of the documents' `date-time` (docs/behaviour.md
+ * §8): out of it (`range`), or running less than a year from its end (`running`, so that it never
+ * runs out of the range while the server runs); undefined when it stays in.
+ */
+export function outOfRange(next: ClockSetting): 'range' | 'running' | undefined {
+  if (!isPrintable(next.at)) return 'range'
+  if (!next.frozen && next.at > LAST_PRINTABLE_MS - YEAR_MS) return 'running'
+  return undefined
+}
 
 /** The tenant's time, in ms since the epoch, at real time `realMs`. */
 export function timeOf(clock: KeptClock, realMs: number): number {
@@ -28,7 +45,7 @@ export function timeOf(clock: KeptClock, realMs: number): number {
 }
 
 export const viewOf = (clock: KeptClock, realMs: number): ClockView => ({
-  now: new Date(timeOf(clock, realMs)).toISOString(),
+  now: isoTime(timeOf(clock, realMs)),
   frozen: clock?.frozen ?? false,
 })
 

@@ -1,5 +1,6 @@
 import type { MaybePromise } from '../lib/maybe-promise.ts'
-import { advanced, LAST_MS, timeOf, viewOf, type ClockView, type KeptClock } from './clock-setting.ts'
+import { isPrintable } from '../lib/iso-time.ts'
+import { advanced, outOfRange, timeOf, viewOf, type ClockSetting, type ClockView, type KeptClock } from './clock-setting.ts'
 
 /**
  * Where the tenants' clocks are kept: in this process (memory, and with --db also in the file),
@@ -10,6 +11,13 @@ export interface ClockKeeper {
   write(tenant: string, clock: KeptClock | undefined): MaybePromise<void>
   /** Forgets every tenant's clock. */
   clear(): MaybePromise<void>
+  /** The clocks this keeper holds in memory, read from an earlier run (a keeper reading each call's from elsewhere has none). */
+  held?(): Iterable<[string, KeptClock]>
+}
+
+/** A change of a clock refused: it would have left the range (docs/behaviour.md §8); nothing changed. */
+export interface ClockRefused {
+  refused: 'range' | 'running'
 }
 
 export interface TenantClocksOptions {
@@ -23,6 +31,8 @@ export interface TenantClocksOptions {
    * idempotency records count as stored at `now` (docs/behaviour.md §8).
    */
   onRewind: (tenant: string, now: number) => MaybePromise<void>
+  /** Told of a kept clock out of the range, put back on real time (a `warn` line). */
+  onOutOfRange?: (tenant: string, clock: ClockSetting) => void
 }
 
 /**
@@ -34,6 +44,8 @@ export class TenantClocks {
 
   constructor(private readonly options: TenantClocksOptions) {
     this.start = options.start === undefined ? null : { at: options.start, frozen: true, since: 0 }
+    const realMs = options.realNow()
+    for (const [tenant, clock] of options.keeper.held?.() ?? []) this.inRange(tenant, clock, realMs)
   }
 
   /** The tenant's time now, in ms: read once per call, so that every stamp of the call agrees. */
@@ -46,8 +58,8 @@ export class TenantClocks {
   read(tenant: string): number | PendingTime {
     const kept = this.options.keeper.read(tenant)
     const realMs = this.options.realNow()
-    if (!(kept instanceof Promise)) return timeOf(this.orStart(kept), realMs)
-    return { ms: kept.then((clock) => timeOf(this.orStart(clock), realMs)), realMs, start: this.start }
+    if (!(kept instanceof Promise)) return timeOf(this.orStart(this.inRange(tenant, kept, realMs)), realMs)
+    return { ms: kept.then((clock) => timeOf(this.orStart(this.inRange(tenant, clock, realMs)), realMs)), realMs, start: this.start }
   }
 
   /** The time of an answer that names no tenant (a 401, an unknown path): the starting clock's. */
@@ -59,17 +71,17 @@ export class TenantClocks {
     return viewOf(await this.clockOf(tenant), this.options.realNow())
   }
 
-  /** The tenant's time becomes `at`, frozen there or running from there. */
-  set(tenant: string, at: number, frozen: boolean): Promise<ClockView> {
-    return this.change(tenant, (_clock, realMs) => ({ at, frozen, since: realMs }))
+  /** The tenant's time becomes `at`, frozen there or running from there, unless that leaves the range. */
+  async set(tenant: string, at: number, frozen: boolean): Promise<ClockView | ClockRefused> {
+    const realMs = this.options.realNow()
+    return this.keepInRange(tenant, await this.clockOf(tenant), { at, frozen, since: realMs }, realMs)
   }
 
-  /** Moves the tenant's time `ms` forward, frozen or running as it is; undefined when that leaves the range of a date. */
-  async advance(tenant: string, ms: number): Promise<ClockView | undefined> {
+  /** Moves the tenant's time `ms` forward, frozen or running as it is, unless that leaves the range. */
+  async advance(tenant: string, ms: number): Promise<ClockView | ClockRefused> {
     const clock = await this.clockOf(tenant)
     const realMs = this.options.realNow()
-    const next = advanced(clock, ms, realMs)
-    return next.at > LAST_MS ? undefined : this.keep(tenant, clock, next, realMs)
+    return this.keepInRange(tenant, clock, advanced(clock, ms, realMs), realMs)
   }
 
   useRealTime(tenant: string): Promise<ClockView> {
@@ -87,7 +99,27 @@ export class TenantClocks {
   }
 
   private async clockOf(tenant: string): Promise<KeptClock> {
-    return this.orStart(await this.options.keeper.read(tenant))
+    return this.orStart(this.inRange(tenant, await this.options.keeper.read(tenant), this.options.realNow()))
+  }
+
+  /**
+   * A kept clock whose time is out of the range (an older version's file, or its value in Redis)
+   * is put back on real time, and told of: no answer can print its time.
+   */
+  private inRange(tenant: string, kept: KeptClock | undefined, realMs: number): KeptClock | undefined {
+    if (!kept) return kept
+    const time = timeOf(kept, realMs)
+    if (isPrintable(time)) return kept
+    this.options.onOutOfRange?.(tenant, kept)
+    // Not waited for: the call reads real time at once, and a write that fails leaves it to the next read.
+    void Promise.resolve(this.options.keeper.write(tenant, null)).catch(() => undefined)
+    if (!(time < realMs)) void Promise.resolve(this.options.onRewind(tenant, realMs)).catch(() => undefined)
+    return null
+  }
+
+  private async keepInRange(tenant: string, clock: KeptClock, next: ClockSetting, realMs: number): Promise<ClockView | ClockRefused> {
+    const refused = outOfRange(next)
+    return refused === undefined ? this.keep(tenant, clock, next, realMs) : { refused }
   }
 
   /** A tenant with no clock kept runs on the starting clock. */
@@ -135,6 +167,10 @@ export class MemoryClockKeeper implements ClockKeeper {
 
   read(tenant: string): KeptClock | undefined {
     return this.clocks.get(tenant)
+  }
+
+  held(): Iterable<[string, KeptClock]> {
+    return [...this.clocks]
   }
 
   async write(tenant: string, clock: KeptClock | undefined): Promise<void> {

@@ -14,6 +14,15 @@ export function apiKeyFrom(header: string | undefined, accepted: ReadonlySet<str
   return key
 }
 
+/** The key of a header `apiKeyFrom` would accept, or none: for a call refused before it authenticates, to journal it under. */
+export function apiKeyOrNone(header: string | undefined, accepted: ReadonlySet<string> | undefined): string | undefined {
+  try {
+    return apiKeyFrom(header, accepted)
+  } catch {
+    return undefined
+  }
+}
+
 /** The usual header, `ApiKey <key>` with one space and no other, is read without splitting it. */
 function keyOf(header: string): string {
   const usual = header.startsWith('ApiKey ') ? header.slice(7) : undefined

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { Answer, Violation } from '../answer/answer.ts'
+import { isoStamp } from '../lib/iso-time.ts'
 import type { Logger } from '../log/logger.ts'
 
 export type { Answer, Violation } from '../answer/answer.ts'
@@ -27,7 +28,7 @@ export function checkedAnswer(answer: Answer, validate: ValidateFunction | undef
     status: 500,
     body: {
       statusCode: 500,
-      timestamp: check.now().toISOString(),
+      timestamp: isoStamp(check.now().getTime()),
       path,
       message: 'Response failed contract validation',
       error: 'Internal Server Error',

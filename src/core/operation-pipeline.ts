@@ -1,19 +1,20 @@
 import type { Operation } from '../contract/operation.ts'
 import { validateRequestInSlices } from '../contract/validation/validate-in-slices.ts'
 import { validateRequest } from '../contract/validation/validate-request.ts'
-import { isoTime } from '../lib/iso-time.ts'
+import { isoStamp } from '../lib/iso-time.ts'
 import type { Recording } from '../policies/idempotency/idempotency-port.ts'
 import { applyFaults } from '../policies/faults/apply-faults.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { tenantFor } from '../resources/tenant.ts'
-import type { KeyedWrite, Store } from '../store/store.ts'
-import { apiKeyFrom } from './authenticate.ts'
+import type { Store } from '../store/store.ts'
+import { apiKeyFrom, apiKeyOrNone } from './authenticate.ts'
 import { idempotencyKeyOf, paramsOf, requestLineOf, type CallRequest, type RequestLine } from './call-request.ts'
 import { Serialized } from '../answer/answer.ts'
+import { callStore, checkedBeforeCommit } from './call-store.ts'
 import { checkedAnswer, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
-import { bodyNote, readBody } from './read-body.ts'
+import { bodyNote, readBody, readJsonFirst } from './read-body.ts'
 import { appendHeaders, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
 /** One call of an operation, its path parameters already matched, to its outcome. Never rejects. */
@@ -30,6 +31,8 @@ interface CallState {
   body?: unknown
   /** The content type of a body ignored for it (docs/behaviour.md §1.3), which the journal notes. */
   ignoredType?: string
+  /** Set when the body was read as a form (docs/behaviour.md §1.3). */
+  readAsForm?: true
   /** How the body was read, when that explains the answer (docs/behaviour.md §1.3): the journal's note and the log line's. */
   note?: string
   /** Set when this call opened an idempotency record that its answer must close. */
@@ -40,6 +43,8 @@ interface CallState {
   at?: Date
   /** Ends the call in the store: until then its tenant is never released (docs/behaviour.md §3). */
   end?: () => void
+  /** The success body checked against the document inside the transaction that wrote it, not checked again. */
+  checked?: unknown
   /**
    * The state as this call reads it: its `now` is the tenant's time once the tenant is known (the
    * starting clock before), so every stamp of the call, errors included, reads the same instant.
@@ -48,12 +53,12 @@ interface CallState {
 }
 
 /**
- * One operation's request path, in the order of docs/behaviour.md §1.3: authentication, tenant
- * (and its time, docs/behaviour.md §8), rate limit, body, idempotency, faults and `Prefer`,
- * document, then the handler's rules. Every answer is checked on the way out, closes its
- * idempotency record and is journaled; then the call ends in the store, which may release its
- * tenant from then on. Each step is a closure over what it needs of the operation, the state and
- * the plane.
+ * One operation's request path, in the order of docs/behaviour.md §1.3: a JSON body,
+ * authentication, tenant (and its time, docs/behaviour.md §8), rate limit, a body of another type,
+ * idempotency, faults and `Prefer`, document, then the handler's rules. Every answer is checked
+ * on the way out, closes its idempotency record and is journaled; then the call ends in the store,
+ * which may release its tenant from then on. Each step is a closure over what it needs of the
+ * operation, the state and the plane.
  */
 export function operationPipeline(operation: Operation, handler: Handler, state: CoreState, plane: Plane): OperationPipeline {
   const policies: CallPolicies | undefined = plane.name === 'api' ? plane.policies : undefined
@@ -63,6 +68,13 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
   const needsKey = operation.requiresAuth || (plane.name === 'control' && plane.keyRequired === true)
 
   async function answerOf(request: CallRequest, params: Record<string, string>, call: CallState): Promise<Answer | 'drop'> {
+    // Read before anything else (docs/behaviour.md §1.3); a refusal is journaled for the tenant the call names, if it names one.
+    const first = request.hasBody
+      ? await readJsonFirst(request).catch((error: unknown) => {
+          call.tenantKey = policies && needsKey ? apiKeyOrNone(request.header('authorization'), state.apiKeys) : undefined
+          throw error
+        })
+      : undefined
     const tenantKey = needsKey ? apiKeyFrom(request.header('authorization'), state.apiKeys) : undefined
     // Asked before the tenant is opened: with Redis the clock, the sync and the token travel together.
     const time = tenantKey !== undefined ? state.clocks.read(tenantKey) : undefined
@@ -78,17 +90,27 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       const limits = token ?? policies.rateLimiter.take(tenantKey, call.timed.now().getTime(), operation.operationId)
       call.headers = limits instanceof Promise ? await limits : limits
     }
-    const sent = operation.takesBody && request.hasBody ? await readBody(request, jsonOnly) : undefined
+    // A JSON body sent to an operation that takes none was still read, and refused if it had to be.
+    const sent = operation.takesBody && request.hasBody ? (first ?? (await readBody(request, jsonOnly))) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
-    call.note = bodyNote(sent)
+    call.readAsForm = sent?.readAsForm
     if (tenantKey !== undefined && policies) {
       const replayed = call.idempotencyKey === undefined ? undefined : await replayOf(call, tenantKey, sent?.raw, policies)
       const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
       if (settled !== undefined) return settled
     }
+    return run(request, params, call, storeOf(call))
+  }
+
+  /**
+   * The store as the call's handler sees it (callStore); the store itself when there is nothing to
+   * add. In strict mode a change's answer is checked before it commits; warn and off send it as made.
+   */
+  function storeOf(call: CallState): Store {
     const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
-    return run(request, params, call, recordOf ? keyedStore(state.store, recordOf) : state.store)
+    const check = state.mode === 'strict' ? (result: unknown) => void (call.checked = checkedBeforeCommit(operation, result, call.line.url, call.timed)) : undefined
+    return check || recordOf ? callStore(state.store, check, recordOf) : state.store
   }
 
   /** A keyed call: the replay of its key's answer, or (opening the key's record) nothing. */
@@ -102,10 +124,11 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
   }
 
   /** The `Prefer` header and the fault rules: the answer they force, if any. */
-  async function faultsOf(request: CallRequest, call: CallState, tenantKey: string, { faults }: CallPolicies): Promise<Answer | 'drop' | undefined> {
+  async function faultsOf(request: CallRequest, call: CallState, tenantKey: string, { faults, delayed }: CallPolicies): Promise<Answer | 'drop' | undefined> {
     const outcome = await applyFaults({
       operation,
       faults,
+      delayed,
       tenantKey,
       method: call.line.method,
       path: call.line.path,
@@ -144,7 +167,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     if (call.tenantKey === undefined || !policies) return
     const { method, path, url } = call.line
     policies.journal.record(call.tenantKey, {
-      time: isoTime(call.timed.now().getTime()),
+      time: isoStamp(call.timed.now().getTime()),
       operationId: operation.operationId,
       method,
       path,
@@ -171,13 +194,20 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       if (call.recording) policies?.idempotency.abandon(call.recording)
       return 'drop'
     }
-    const answer = checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
+    const checked = call.checked !== undefined && outcome.body === call.checked
+    const answer = checked ? outcome : checkedAnswer(outcome, operation.responseValidators.get(outcome.status), call.line.url, call.timed)
     const body = wraps && answer.status < 300 ? { data: answer.body } : answer.body
     // Serialized once: the envelope is written around the answer's own text, which a keyed call keeps too.
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
     if (call.recording !== undefined) await settle(call, answer, own)
-    journal(request, call, answer, body, text, started)
+    call.note = bodyNote(call, answer.status)
+    try {
+      journal(request, call, answer, body, text, started)
+    } catch (error) {
+      // The answer stands: a change it made is stored, and a 500 now would say it was not.
+      state.logger.error('a call could not be journaled', { method: call.line.method, path: call.line.path, error: String(error) })
+    }
     if (call.tenantKey !== undefined && policies) state.retries?.answered(call.tenantKey, `${call.line.method} ${call.line.path}`, answer.status)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
@@ -192,11 +222,13 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       tenantKey: undefined,
       body: undefined,
       ignoredType: undefined,
+      readAsForm: undefined,
       note: undefined,
       recording: undefined,
       headers: undefined,
       at: undefined,
       end: undefined,
+      checked: undefined,
       timed: state,
     }
     call.timed = { ...state, now: () => call.at ?? state.now() }
@@ -227,13 +259,6 @@ function headListOf(call: CallState, answer: Answer): HeaderList {
   if (answer.headers === undefined) appendHeaders(head, call.headers)
   else appendHeaders(head, { ...call.headers, ...answer.headers })
   return head
-}
-
-/** The store as a keyed call's handler sees it: a change it commits is stored with the call's idempotency record. */
-function keyedStore(store: Store, recordOf: (result: unknown) => KeyedWrite): Store {
-  const keyed: Store = Object.create(store) as Store
-  keyed.transact = (tenant, work) => store.transact(tenant, work, recordOf)
-  return keyed
 }
 
 /** The answer's JSON: made with its body already, or now. */

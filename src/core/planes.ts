@@ -2,6 +2,7 @@ import type { TenantClocks } from '../clock/tenant-clocks.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import type { Store } from '../store/store.ts'
 import type { ResponseCheck } from './check-answer.ts'
@@ -26,6 +27,8 @@ export interface CallPolicies {
   journal: JournalPort
   rateLimiter: RateLimitPort
   faults: FaultRulesPort
+  /** The calls each tenant has waiting out a delay (docs/behaviour.md §6). */
+  delayed: DelayedCalls
 }
 
 /**

@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite'
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from './call-request.ts'
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
@@ -15,25 +16,55 @@ export interface SentBody {
   readAsForm?: true
 }
 
-/** What the journal and the log line say of how a body was read: the live service's answer alone gives no hint. */
-export function bodyNote(sent: SentBody | undefined): string | undefined {
-  if (sent?.ignoredType !== undefined) return `body ignored for its content type (${sent.ignoredType})`
-  if (sent?.readAsForm) return 'body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; send Content-Type: application/json for JSON'
+/**
+ * What the journal and the log line say of how a body was read: the live service's answer alone
+ * gives no hint. A form is named only on a refused call (JSON sent by `curl -d` without a JSON
+ * type reads as one form key, whose 422 lists every field as missing); a form that worked needs no note.
+ */
+export function bodyNote(read: Pick<SentBody, 'ignoredType' | 'readAsForm'>, status: number): string | undefined {
+  if (read.ignoredType !== undefined) return `body ignored for its content type (${read.ignoredType})`
+  if (read.readAsForm && status >= 400) return 'body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; send Content-Type: application/json for JSON'
   return undefined
 }
 
-/** A body larger than a door takes (docs/behaviour.md §1.3). */
+/** A body larger than its path takes (docs/behaviour.md §1.3). */
 export const payloadTooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large')
 export const unsupportedMedia = () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type')
+/** body-parser's words for a `Content-Encoding` it cannot undo. */
+export const unsupportedEncoding = (encoding: string) => new ApiError(415, 'UNSUPPORTED_ENCODING', `unsupported content encoding "${encoding}"`)
+/** body-parser's words for a JSON body in a charset it does not read, the charset upper-cased as it writes it. */
+export const unsupportedCharset = (charset: string) => new ApiError(415, 'UNSUPPORTED_CHARSET', `unsupported charset "${charset.toUpperCase()}"`)
 /** A JSON body nested deeper than any request of the five operations (docs/behaviour.md §1.2), refused before anything walks it. */
 export const tooDeep = () => new ApiError(400, 'BODY_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels (arrays and objects): the mock reads at most ${MAX_JSON_DEPTH}`)
 
+const NOTHING_READ_FIRST: Promise<undefined> = Promise.resolve(undefined)
+const readFirst = new WeakMap<CallRequest, Promise<SentBody | undefined>>()
+
+/**
+ * A JSON body, read before anything routes or authenticates its request, as the live service's
+ * parser runs before its router and its guards (docs/behaviour.md §1.3): a malformed, too deep,
+ * oversize or undecodable one is refused whatever its path and headers. Read once per request,
+ * by whichever asks first (the door, for a path no operation answers; else the operation); a body
+ * of another type, or none, is `undefined` here and read by `readBody` in its turn.
+ */
+export function readJsonFirst(request: CallRequest): Promise<SentBody | undefined> {
+  if (!request.hasBody || !isJson(request.header('content-type'))) return NOTHING_READ_FIRST
+  let read = readFirst.get(request)
+  if (read === undefined) {
+    read = readBody(request)
+    readFirst.set(request, read)
+  }
+  return read
+}
+
 /**
  * Reads a body with the service's answers, in its order (docs/behaviour.md §1.3). JSON: 415 for a
- * charset other than UTF-*, before a byte is read; then the door's 413; then 400 naming the JSON
- * problem. A form is parsed as the live service parses it, and any other type reads as an empty
- * body (its bytes still read, and bounded by the door); `jsonOnly` (the control plane) answers 415
- * for another type instead, before a byte is read. No body at all reads as `undefined`.
+ * charset body-parser does not read (not `utf-*`, or none iconv-lite decodes), before a byte is
+ * read; then the door's 413; then 400 for a nesting deeper than the limit, measured on the decoded
+ * text, or naming the JSON problem. A form is parsed as the live service parses it, and any other
+ * type reads as an empty body (its bytes still read, and bounded by the door); `jsonOnly` (the
+ * control plane) answers 415 for another type instead, before a byte is read. No body at all reads
+ * as `undefined`.
  */
 export async function readBody(request: CallRequest, jsonOnly = false): Promise<SentBody | undefined> {
   if (!request.hasBody) return undefined
@@ -46,12 +77,19 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
     if (valueNestsDeeperThan(before.value)) throw tooDeep()
     return { value: before.value, raw: new TextEncoder().encode(JSON.stringify(before.value ?? null)) }
   }
-  if (json && !charsetOf(contentType).startsWith('utf-')) throw unsupportedMedia()
-  const bytes = await request.bytes()
-  if (json && bytes.length >= SLICED_JSON_BYTES && isUtf8(charsetOf(contentType))) return parsedInSlices(contentType, bytes)
+  if (!json) {
+    const bytes = await request.bytes()
+    return { ...parseBody(contentType, bytes), raw: bytes }
+  }
+  const charset = charsetOf(contentType)
+  if (!charset.startsWith('utf-') || !iconv.encodingExists(charset)) throw unsupportedCharset(charset)
+  const raw = await request.bytes()
+  // Read as UTF-8 from here on, where no byte of a longer character is a bracket, a quote or a backslash.
+  const bytes = charset === 'utf-8' ? raw : Buffer.from(iconv.decode(asBuffer(raw), charset), 'utf8')
+  if (bytes.length >= SLICED_JSON_BYTES) return parsedInSlices(bytes, raw)
   // In one pass over the bytes, before JSON.parse: a body thousands deep would overflow every later step's stack.
-  if (json && jsonNestsDeeperThan(bytes)) throw tooDeep()
-  return json ? parseJsonBody(contentType, bytes) : { ...parseBody(contentType, bytes), raw: bytes }
+  if (jsonNestsDeeperThan(bytes)) throw tooDeep()
+  return { value: parseJsonText(bytes), raw }
 }
 
 /**
@@ -60,54 +98,41 @@ export async function readBody(request: CallRequest, jsonOnly = false): Promise<
  */
 export const SLICED_JSON_BYTES = 64 * 1024
 
-/** A large body read between turns of the event loop, to the same value, or the same answer, as in one piece. */
-async function parsedInSlices(contentType: string | undefined, bytes: Uint8Array): Promise<SentBody> {
+/** A large body (UTF-8 `bytes`, sent as `raw`) read between turns of the event loop, to the same value, or the same answer, as in one piece. */
+async function parsedInSlices(bytes: Uint8Array, raw: Uint8Array): Promise<SentBody> {
   // A clock look per step: a step is tens of KB, and the collector's marking of a large heap may ride on any of them.
   const read = await inSlices(jsonInSteps(bytes), 1)
   if (read.kind === 'too-deep') throw tooDeep()
-  if (read.kind === 'value') return { value: read.value, raw: bytes }
+  if (read.kind === 'value') return { value: read.value, raw }
   // Not an object, or malformed: JSON.parse reads it whole, for its own message (its depth is measured already).
-  return parseJsonBody(contentType, bytes)
-}
-
-const isUtf8 = (charset: string) => {
-  try {
-    return new TextDecoder(charset).encoding === 'utf-8'
-  } catch {
-    return false
-  }
+  return { value: parseJsonText(bytes), raw }
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i
 const charsetOf = (contentType: string | undefined) => (contentType && CHARSET.exec(contentType)?.[1]?.toLowerCase()) ?? 'utf-8'
 
 /**
- * The JSON of `bytes`, read as express's JSON parser reads it (strict: an object or an array; an
- * empty body is `{}`), with its messages, so both doors answer a malformed body alike.
+ * The JSON of UTF-8 `bytes`, read as body-parser's JSON parser reads it (strict: an object or an
+ * array; an empty body is `{}`; a byte-order mark dropped), with its messages, so both doors
+ * answer a malformed body alike.
  */
-export function parseJsonBody(contentType: string | undefined, bytes: Uint8Array): SentBody {
-  const text = decoded(charsetOf(contentType), bytes)
-  if (text.length === 0) return { value: {}, raw: bytes }
+function parseJsonText(bytes: Uint8Array): unknown {
+  const text = UTF8.decode(bytes)
+  if (text.length === 0) return {}
   const first = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/.exec(text)?.[1]
   if (first !== '{' && first !== '[') throw malformed(strictViolation(text, first ?? ''))
   try {
-    return { value: JSON.parse(text), raw: bytes }
+    return JSON.parse(text)
   } catch (error) {
     throw malformed((error as Error).message)
   }
 }
 
-/** Decodes without keeping state between calls (no `stream`), so one serves every call. */
+/** Decodes without keeping state between calls (no `stream`), so one serves every call; drops a byte-order mark, as iconv-lite does. */
 const UTF8 = new TextDecoder('utf-8')
 
-function decoded(charset: string, bytes: Uint8Array): string {
-  try {
-    return (charset === 'utf-8' ? UTF8 : new TextDecoder(charset)).decode(bytes)
-  } catch {
-    // A UTF-* label the platform's decoder does not know (utf-7).
-    throw unsupportedMedia()
-  }
-}
+/** The same bytes as a Buffer, not copied: iconv-lite decodes Buffers. */
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
 
 const malformed = (message: string) => new ApiError(400, 'MALFORMED_BODY', message)
 
@@ -122,6 +147,3 @@ function strictViolation(text: string, first: string): string {
     return (error as Error).message.replace(/#+/g, (placeholder) => text.slice(at, at + placeholder.length))
   }
 }
-
-/** The API's limit (docs/behaviour.md §1.3: 1 MiB), whichever door reads the body. */
-export const API_BODY_LIMIT = 2 ** 20

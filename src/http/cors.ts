@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parse } from 'node:url'
 import cors from 'cors'
 import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
@@ -71,9 +72,26 @@ function headersOf(middleware: Middleware, origin: string): CorsHeaders {
 /**
  * Whether a request from another site's page may be answered with CORS headers: not under
  * `/__admin`, whose state and keys no other site may read (docs/behaviour.md §6). Spelled as
- * express matches routes, whatever the case.
+ * express matches routes, whatever the case, on the path express routes: that of an
+ * absolute-form target (`OPTIONS http://127.0.0.1:4010/__admin/state`) too.
  */
-export const corsAllowed = (url: string): boolean => !/^\/__admin(?:[/?]|$)/i.test(url)
+export const corsAllowed = (url: string): boolean => !targetPaths(url).some((path) => /^\/__admin(?:\/|$)/i.test(path))
+
+/**
+ * The paths of a request target: an origin-form target's own; of an absolute-form one, the path
+ * as the router reads it (node's `url.parse`, as express's parseurl) and as the URL parser
+ * resolves it (`..` applied), so that neither reading can see `/__admin` where this rule did not.
+ */
+function targetPaths(url: string): string[] {
+  if (url.startsWith('/')) return [url.split('?', 1)[0]!]
+  let resolved = ''
+  try {
+    resolved = new URL(url).pathname
+  } catch {
+    // Not a URL (`*`, a malformed target): the router's reading alone.
+  }
+  return [parse(url).pathname ?? '', resolved]
+}
 
 /** `*`, `none`, or comma-separated origins, each reduced to scheme://host[:port]; undefined if one is not a URL. */
 export function parseCorsOrigins(text: string): CorsOrigins | undefined {

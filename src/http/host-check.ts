@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { isIPv4 } from 'node:net'
+import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import { ApiError } from '../answer/api-error.ts'
 import { errorBody } from '../answer/error-body.ts'
 import { sendJson } from './respond.ts'
@@ -7,9 +7,29 @@ import { sendJson } from './respond.ts'
 /** `--allowed-hosts`: `all` (no check), or names beside the loopback ones; a leading dot takes the subdomains too. */
 export type AllowedHosts = 'all' | readonly string[]
 
-const LOOPBACK_BINDS: ReadonlySet<string> = new Set(['localhost', '::1', '[::1]'])
+/** Loopback addresses: 127.0.0.0/8 and ::1, an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) matching as its IPv4 one. */
+const LOOPBACK = new BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
 
-export const isLoopbackBind = (host: string): boolean => LOOPBACK_BINDS.has(host) || (isIPv4(host) && host.startsWith('127.'))
+/** `localhost`, or any spelling of a loopback address (`127.1`, `0:0:0:0:0:0:0:1`, `::ffff:127.0.0.1`, `[::1]`). */
+export const isLoopbackBind = (host: string): boolean => {
+  const name = canonicalHost(host)
+  return name === 'localhost' || (name !== undefined && isLoopbackAddress(name))
+}
+
+/** A DNS label: letters, digits, `-` inside, and `_` (Docker's service names have it). */
+const HOST_LABEL = /^(?!-)[\w-]{1,63}(?<!-)$/
+
+/**
+ * An entry `--allowed-hosts` takes: a host name (`mock.test`), a `.suffix` (`.example.com`, its
+ * subdomains too), an IPv4 address or a bracketed IPv6 one, as a Host header names them: no port.
+ */
+export function isAllowedHostEntry(entry: string): boolean {
+  if (entry.startsWith('[') && entry.endsWith(']')) return isIPv6(entry.slice(1, -1))
+  const name = entry.replace(/^\./, '').replace(/\.$/, '')
+  return name.length > 0 && name.length <= 253 && name.split('.').every((label) => HOST_LABEL.test(label))
+}
 
 /**
  * The names the server answers to (docs/behaviour.md §1.7), or undefined when any host may call:
@@ -48,6 +68,29 @@ function hostnameOf(host: string): string {
   return name.endsWith('.') ? name.slice(0, -1) : name
 }
 
-function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || (isIPv4(name) && name.startsWith('127.'))
+function isLoopbackName(host: string): boolean {
+  const name = canonicalHost(host)
+  return name !== undefined && (name === 'localhost' || name.endsWith('.localhost') || isLoopbackAddress(name))
+}
+
+/** Whether a host, as the URL parser reads it, is a loopback address. */
+const isLoopbackAddress = (name: string): boolean =>
+  name.startsWith('[') ? LOOPBACK.check(name.slice(1, -1), 'ipv6') : isIPv4(name) && LOOPBACK.check(name, 'ipv4')
+
+/** What may spell a host name or an address literal: with anything else (`@`, `/`, `%`) the URL parser would read another part of a URL. */
+const HOST_CHARACTERS = /^[\w.:[\]-]+$/
+
+/**
+ * The host as the WHATWG URL parser reads it, which parses every spelling of an address
+ * (`127.1` and `0x7f.1` are `127.0.0.1`, `0:0:0:0:0:0:0:1` is `[::1]`, `::ffff:127.0.0.1` is
+ * `[::ffff:7f00:1]`) and lower-cases a name; undefined when it is no host.
+ */
+function canonicalHost(host: string): string | undefined {
+  if (!HOST_CHARACTERS.test(host)) return undefined
+  try {
+    const name = new URL(`http://${isIPv6(host) ? `[${host}]` : host}/`).hostname
+    return name.endsWith('.') ? name.slice(0, -1) : name
+  } catch {
+    return undefined
+  }
 }

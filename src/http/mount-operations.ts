@@ -5,12 +5,12 @@ import type { RouteTable } from '../core/route-table.ts'
 import { operationRoute, type OperationCall } from './operation-route.ts'
 
 /**
- * Mounts each operation's pipeline on its path, with a body limit in bytes. With a `table`, the
+ * Mounts each operation's pipeline on its path. With a `table`, the
  * same calls are also entered there, for the fast path that skips express.
  */
-export function mountOperations(router: Router | Express, entries: readonly OperationEntry[], bodyLimit: number, table?: RouteTable<OperationCall>): void {
+export function mountOperations(router: Router | Express, entries: readonly OperationEntry[], table?: RouteTable<OperationCall>): void {
   for (const { operation, answer } of entries) {
-    const route = operationRoute(answer, bodyLimit)
+    const route = operationRoute(answer)
     const call: OperationCall = (req, res, params, headers) => {
       noteOperation(res, operation.operationId)
       return route(req, res, params, headers)

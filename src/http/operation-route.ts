@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { bodyLimitOf } from '../core/body-limit.ts'
 import type { CallRequest } from '../core/call-request.ts'
 import type { OperationPipeline } from '../core/operation-pipeline.ts'
 import { appendHeaders, type HeaderList } from '../core/sent-answer.ts'
@@ -18,12 +19,11 @@ export type OperationCall = (req: RouteRequest, res: ServerResponse, params: Rec
 
 /**
  * The node door of one operation: the request as the core reads it, and the core's outcome
- * written to the socket, or (a `drop`) the connection destroyed. `bodyLimit` (bytes) is enforced
- * while the body streams in.
+ * written to the socket, or (a `drop`) the connection destroyed.
  */
-export function operationRoute(answer: OperationPipeline, bodyLimit: number): OperationCall {
+export function operationRoute(answer: OperationPipeline): OperationCall {
   return async (req, res, params, cors) => {
-    const outcome = await answer(callRequestOf(req, bodyLimit), params)
+    const outcome = await answer(callRequestOf(req), params)
     if (outcome === 'drop') return void req.socket.destroy()
     if (outcome.note !== undefined) noteCall(res, outcome.note)
     let head: HeaderList = outcome.head
@@ -41,9 +41,23 @@ export function operationRoute(answer: OperationPipeline, bodyLimit: number): Op
   }
 }
 
-/** Node's request as the core reads it: its headers looked up in place, its body read only when asked for. */
-export function callRequestOf(req: RouteRequest, bodyLimit: number): CallRequest {
-  return new NodeCallRequest(req, bodyLimit)
+const callRequests = new WeakMap<IncomingMessage, CallRequest>()
+
+/**
+ * Node's request as the core reads it: its headers looked up in place, its body read only when
+ * asked for, within the limit of its path (docs/behaviour.md §1.3). One per request, whoever asks:
+ * its JSON body, once read before routing, is the one the operation reads.
+ */
+export function callRequestOf(req: RouteRequest): CallRequest {
+  let call = callRequests.get(req)
+  if (call === undefined) {
+    // The path below the mock's mount point, as it routes it.
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    call = new NodeCallRequest(req, bodyLimitOf(query === -1 ? url : url.slice(0, query)))
+    callRequests.set(req, call)
+  }
+  return call
 }
 
 /** One object per call, its methods shared: closures made for every call were as many objects again. */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import * as zlib from 'node:zlib'
 import { ApiError } from '../answer/api-error.ts'
-import { payloadTooLarge, unsupportedMedia } from '../core/read-body.ts'
+import { payloadTooLarge, unsupportedEncoding } from '../core/read-body.ts'
 import { GrowingBytes } from '../lib/growing-bytes.ts'
 
 type ReadRequest = IncomingMessage & { body?: unknown }
@@ -30,7 +30,7 @@ export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> 
   if (declared !== undefined && req.readableLength > 0 && req.readableLength === declared) return Promise.resolve(req.read() as Buffer)
   if (encoding === 'identity') return collected(req, undefined, limit, declared)
   const inflater = INFLATERS[encoding]
-  if (inflater === undefined) return drainedThenRefused(req, unsupportedMedia())
+  if (inflater === undefined) return drainedThenRefused(req, unsupportedEncoding(encoding))
   return collected(req, req.pipe(inflater()), limit, undefined)
 }
 

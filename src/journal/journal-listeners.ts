@@ -9,7 +9,12 @@ export const MAX_SUBSCRIBERS_PER_TENANT = 16
 interface Subscription {
   listener: JournalListener
   bodies: boolean
+  closed: ((reason: string) => void) | undefined
+  stop: () => void
 }
+
+/** What a stream closed to make room is told. */
+const givenWay = (max: number) => `the server holds at most ${max} event streams: this key's oldest gave way to a key holding fewer`
 
 interface TenantListeners {
   subscriptions: Set<Subscription>
@@ -42,24 +47,46 @@ export class JournalListeners {
   }
 
   /** JournalPort.subscribe. */
-  add(tenant: string, listener: JournalListener, { bodies = true, ready }: SubscribeOptions = {}): (() => void) | undefined {
-    if (this.listening >= this.max) return undefined
+  add(tenant: string, listener: JournalListener, { bodies = true, ready, closed }: SubscribeOptions = {}): (() => void) | undefined {
     let own = this.tenants.get(tenant)
-    if (own && own.subscriptions.size >= MAX_SUBSCRIBERS_PER_TENANT) return undefined
+    const held = own?.subscriptions.size ?? 0
+    if (held >= MAX_SUBSCRIBERS_PER_TENANT) return undefined
+    if (this.listening >= this.max && !this.giveWayTo(held)) return undefined
     if (!own) this.tenants.set(tenant, (own = { subscriptions: new Set(), open: this.opened(tenant) }))
+    const listeners = own
     // An object of its own, so the same function subscribed twice is two subscriptions, each stopped once.
-    const subscription: Subscription = { listener, bodies }
+    const subscription: Subscription = { listener, bodies, closed, stop: () => this.stop(tenant, listeners, subscription) }
     own.subscriptions.add(subscription)
     this.listening++
     // Not for a subscription stopped meanwhile; a failing `ready` is its stream's, as a failing listener is.
     if (ready) void own.open.then(() => own.subscriptions.has(subscription) && ready()).catch(ignore)
-    return () => {
-      if (!own.subscriptions.delete(subscription)) return
-      this.listening--
-      if (own.subscriptions.size > 0 || this.tenants.get(tenant) !== own) return
-      this.tenants.delete(tenant)
-      this.hooks.last?.(tenant)
+    return subscription.stop
+  }
+
+  /**
+   * At the bound: the oldest subscription of the key holding the most goes, if that is more than
+   * the newcomer's key holds (`held`), so that a few keys cannot keep every stream. Whether one went.
+   */
+  private giveWayTo(held: number): boolean {
+    let busiest: TenantListeners | undefined
+    for (const listeners of this.tenants.values()) if (listeners.subscriptions.size > (busiest?.subscriptions.size ?? held)) busiest = listeners
+    const oldest = busiest?.subscriptions.values().next().value
+    if (!oldest) return false
+    oldest.stop()
+    try {
+      oldest.closed?.(givenWay(this.max))
+    } catch {
+      // The closed stream's own failure: the newcomer opens regardless.
     }
+    return true
+  }
+
+  private stop(tenant: string, own: TenantListeners, subscription: Subscription): void {
+    if (!own.subscriptions.delete(subscription)) return
+    this.listening--
+    if (own.subscriptions.size > 0 || this.tenants.get(tenant) !== own) return
+    this.tenants.delete(tenant)
+    this.hooks.last?.(tenant)
   }
 
   /** Hands `kept` to the tenant's listeners, each form of it made once, and only when some listener wants it. */

@@ -34,6 +34,11 @@ export interface SubscribeOptions {
    * reach the listener), never before `subscribe` returns, and not after it is stopped.
    */
   ready?: () => void
+  /**
+   * Called when the journal ends the subscription itself, to give its place to another key's
+   * stream (docs/behaviour.md §6), with why; the subscription is stopped already.
+   */
+  closed?: (reason: string) => void
 }
 
 /**

@@ -40,12 +40,32 @@ describe.each(JOURNAL_KINDS)('the journal %s: subscribe', (kind) => {
     const journal = await journalOf(10, 2)
     const stopA = journal.subscribe('a', () => {})!
     expect(journal.subscribe('b', () => {})).toBeDefined()
-    expect(journal.subscribe('c', () => {})).toBeUndefined()
+    // Every key holds as many as the newcomer's: none gives way.
+    expect(journal.subscribe('a', () => {})).toBeUndefined()
     stopA()
     stopA()
     expect(journal.subscribers).toBe(1)
     expect(journal.subscribe('c', () => {})).toBeDefined()
-    expect(journal.subscribe('d', () => {})).toBeUndefined()
+    expect(journal.subscribe('c', () => {})).toBeUndefined()
+  })
+
+  it('at the bound, gives a key holding fewer the oldest place of the busiest key, telling that one why', async () => {
+    const journal = await journalOf(10, 4)
+    const closed: string[] = []
+    const stops = ['first', 'second', 'third'].map((name) => journal.subscribe('busy', () => {}, { closed: (reason) => closed.push(`${name}: ${reason}`) })!)
+    expect(journal.subscribe('quiet', () => {})).toBeDefined()
+    const seen = collected()
+    expect(await subscribed(journal, 'newcomer', seen.listener)).toBeDefined()
+    expect(closed).toEqual(['first: the server holds at most 4 event streams: this key\'s oldest gave way to a key holding fewer'])
+    expect(journal.subscribers).toBe(4)
+    stops[0]!() // stopped already: frees nothing
+    expect(journal.subscribers).toBe(4)
+    // busy 2, quiet 1, newcomer 1: quiet's second takes busy's (now) oldest; then every key holds 2, or fewer than the newcomer's.
+    expect(journal.subscribe('quiet', () => {})).toBeDefined()
+    expect(closed).toHaveLength(2)
+    expect(journal.subscribe('quiet', () => {})).toBeUndefined()
+    journal.record('newcomer', call('getSubscriber'))
+    expect(await seen.until(1)).toHaveLength(1)
   })
 
   it('hands a listener that asked for no bodies the entry without them, the others the whole entry', async () => {

@@ -1,6 +1,7 @@
 import type { JournalCall, JournalEntry, JournalFilter, RecordOptions } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { isSecretName, redact } from '../log/redact.ts'
+import { ownCopy, stringBytes } from '../lib/own-string.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
@@ -34,7 +35,7 @@ export interface Kept {
   readonly requestCut: boolean
   readonly responseCut: boolean
   readonly secret: string | undefined
-  /** Its size in memory, texts included. */
+  /** Its size in memory, texts included, each counted as V8 holds it (one or two bytes a character). */
   readonly bytes: number
 }
 
@@ -43,17 +44,25 @@ export interface Kept {
  * already serialized for the wire, spares serializing it again.
  */
 export function keptOf(id: number, call: JournalCall, { secret, responseText: serialized }: RecordOptions = {}): Kept {
-  const { url, time, operationId, method, path, status, durationMs, violations, note } = call
+  const { url, time, operationId, method, path, status, durationMs, violations } = call
+  // The ignored content type in it is the client's header, cut: copied, as the bodies are.
+  const note = call.note === undefined ? undefined : ownCopy(call.note)
   const headers = call.rawHeaders?.join('\n')
   const requestText = keptText(call.requestBody, undefined, secret)
   const responseText = withoutQuerySecrets(keptText(call.responseBody, serialized, secret), url)
-  const request = requestText?.slice(0, BODY_LIMIT)
-  const response = responseText?.slice(0, BODY_LIMIT)
-  const requestCut = request !== requestText
-  const responseCut = response !== responseText
-  const bytes = ENTRY_OVERHEAD_BYTES + url.length + (headers?.length ?? 0) + (request?.length ?? 0) + (response?.length ?? 0)
+  const request = keptCopy(requestText)
+  const response = keptCopy(responseText)
+  const requestCut = request !== undefined && request.length !== requestText!.length
+  const responseCut = response !== undefined && response.length !== responseText!.length
+  const bytes = ENTRY_OVERHEAD_BYTES + [url, headers, note, request, response].reduce((sum, text) => sum + (text === undefined ? 0 : stringBytes(text)), 0)
   return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, bytes }
 }
+
+/**
+ * The text as kept: its first BODY_LIMIT characters, as a string of its own (a slice, or the
+ * envelope written around a page's text, would keep the whole of it while counting only this).
+ */
+const keptCopy = (text: string | undefined): string | undefined => (text === undefined ? undefined : ownCopy(text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text))
 
 /**
  * `text` without the values of the URL's secret query parameters (`token`, `apiKey`, …), as sent:

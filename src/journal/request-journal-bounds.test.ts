@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { BODY_LIMIT } from './kept-entry.ts'
 import { RequestJournal, type JournalCall } from './request-journal.ts'
 
 const call = (responseBody: unknown): JournalCall => ({
@@ -26,5 +27,24 @@ describe('RequestJournal bounds', () => {
     expect(journal.list('busy').length).toBeGreaterThan(5)
     expect(journal.list('busy').length).toBeLessThan(12)
     expect(journal.list('tenant-99')).toHaveLength(0)
+  })
+
+  it('counts a body as V8 holds it: two bytes a character past Latin-1', () => {
+    const latin = new RequestJournal(1000, 100, 100_000)
+    const wide = new RequestJournal(1000, 100, 100_000)
+    for (let i = 0; i < 60; i++) {
+      latin.record('t', call({ data: 'é'.repeat(1000) }))
+      wide.record('t', call({ data: '€'.repeat(1000) }))
+    }
+    expect(latin.list('t').length).toBeGreaterThan(55)
+    expect(wide.list('t').length).toBeLessThan(50)
+  })
+
+  it('counts a cut body at the characters it keeps', () => {
+    const journal = new RequestJournal(1000, 100, 200_000)
+    for (let i = 0; i < 20; i++) journal.record('t', call({ data: 'x'.repeat(1_000_000) }))
+    const entries = journal.list('t')
+    expect(entries.length).toBeGreaterThan(10)
+    expect(entries.every((entry) => entry.truncated && (entry.responseBody as string).length === BODY_LIMIT)).toBe(true)
   })
 })

@@ -24,7 +24,7 @@ export function tenantOf(call: AdminCall, apiKey: string): Tenant {
     clearFaults: async () => void (await run('clearFaults', 'clearFaults')),
     clock: {
       get: () => run('clock', 'getClock'),
-      set: (now, { frozen } = {}) => run('clock', 'setClock', { body: { now: now instanceof Date ? now.toISOString() : now, frozen } }),
+      set: (now, { frozen } = {}) => run('clock', 'setClock', { body: { now: now instanceof Date ? dateText(now) : now, frozen } }),
       advance: (ms) => run('clock', 'advanceClock', { body: { ms } }),
       useRealTime: () => run('clock', 'useRealTime'),
     },
@@ -41,3 +41,6 @@ function refusal(method: string, error: unknown): unknown {
   const fields = Object.entries(error.details.errors ?? {}).map(([field, { messages }]) => `${field}: ${messages.join('; ')}`)
   return new Error(`${method}: ${error.status} ${error.message}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`, { cause: error })
 }
+
+/** A Date as the route takes it; an invalid one as its own text, which the route refuses (a 422) rather than this throwing. */
+const dateText = (date: Date): string => (Number.isNaN(date.getTime()) ? String(date) : date.toISOString())

@@ -1,6 +1,6 @@
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from '../core/call-request.ts'
-import { payloadTooLarge, unsupportedMedia } from '../core/read-body.ts'
+import { payloadTooLarge, unsupportedEncoding } from '../core/read-body.ts'
 
 /** The encodings a WHATWG `DecompressionStream` undoes, as `Content-Encoding` names them. */
 const DECOMPRESSED: Readonly<Record<string, 'gzip' | 'deflate'>> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate' }
@@ -33,7 +33,7 @@ async function decoded(encoding: string | null, bytes: Uint8Array<ArrayBuffer>):
   const name = (encoding ?? 'identity').trim().toLowerCase()
   if (name === 'identity') return bytes
   const format = DECOMPRESSED[name]
-  if (format === undefined) throw unsupportedMedia()
+  if (format === undefined) throw unsupportedEncoding(name)
   try {
     return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format))).arrayBuffer())
   } catch (error) {

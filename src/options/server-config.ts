@@ -1,12 +1,14 @@
 import { existsSync, statSync } from 'node:fs'
 import { DEFAULT_CONFIG, type ServerConfig } from '../app/config.ts'
 import { parseCorsOrigins, type CorsOrigins } from '../http/cors.ts'
-import type { AllowedHosts } from '../http/host-check.ts'
+import { isAllowedHostEntry, type AllowedHosts } from '../http/host-check.ts'
 import type { ResponseValidation } from '../core/check-answer.ts'
 import type { LogLevel } from '../log/logger.ts'
 import { parseRateLimit, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import type { SeedFixtures } from '../store/store.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
+import { FIRST_INSTANT, LAST_INSTANT } from '../clock/clock-setting.ts'
+import { isPrintable } from '../lib/iso-time.ts'
 import type { ConfigValues } from './config-file.ts'
 import type { FlagName } from './flags.ts'
 import { UsageError } from './usage-error.ts'
@@ -72,6 +74,7 @@ function clockOf(given: Given | undefined): number | undefined {
   if (given === undefined) return undefined
   const ms = ISO_INSTANT.test(given.text) ? Date.parse(given.text) : NaN
   if (!Number.isFinite(ms)) throw new UsageError(`${given.source} must be an ISO 8601 instant like 2025-01-01T00:00:00.000Z, got "${given.text}"`)
+  if (!isPrintable(ms)) throw new UsageError(`${given.source} must be within ${FIRST_INSTANT} and ${LAST_INSTANT}, got "${given.text}"`)
   return ms
 }
 
@@ -135,8 +138,11 @@ function allowedHostsOf(given: Given | undefined): AllowedHosts | undefined {
   if (given === undefined) return undefined
   if (given.text.trim() === 'all') return 'all'
   const names = given.text.split(',').map((name) => name.trim()).filter(Boolean)
-  const bad = names.find((name) => !/^[\w.:[\]-]+$/.test(name))
-  if (names.length === 0 || bad !== undefined) throw new UsageError(`${given.source} must be all or comma-separated host names like mock.test,.example.com, got "${given.text}"`)
+  const bad = names.find((name) => !isAllowedHostEntry(name))
+  if (names.length === 0 || bad !== undefined) {
+    const which = bad === undefined ? '' : `: "${bad}" is none`
+    throw new UsageError(`${given.source} must be all or comma-separated host names like mock.test,.example.com (no port), got "${given.text}"${which}`)
+  }
   return names
 }
 

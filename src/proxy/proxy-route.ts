@@ -1,6 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express'
 import type { Contract } from '../contract/load-contract.ts'
 import type { Operation } from '../contract/operation.ts'
+import { isoStamp } from '../lib/iso-time.ts'
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { toFieldErrors } from '../contract/validation/field-errors.ts'
 import type { Logger } from '../log/logger.ts'
@@ -79,14 +81,24 @@ function requestViolations(operation: Operation, req: Request, raw: Buffer): Vio
   const problems: Violation[] = []
   if (!operation.validateParams(params)) problems.push(...asViolations(toFieldErrors(operation.validateParams.errors ?? [], params, 1)))
   if (operation.validateBody && raw.length > 0) {
-    try {
-      const body: unknown = JSON.parse(raw.toString('utf8'))
-      if (!operation.validateBody(body)) problems.push(...asViolations(toFieldErrors(operation.validateBody.errors ?? [], body)))
-    } catch {
-      problems.push({ message: 'the request body is not JSON' })
-    }
+    const body = jsonOf(raw)
+    if (body === undefined) problems.push({ message: `the request body is not JSON nested at most ${MAX_JSON_DEPTH} levels` })
+    else if (!operation.validateBody(body.value)) problems.push(...asViolations(toFieldErrors(operation.validateBody.errors ?? [], body.value)))
   }
   return problems
+}
+
+/**
+ * The body's JSON value, unless it is not JSON or nests deeper than the mock walks anything a
+ * client sends (docs/behaviour.md §1.2): the validator and the journal would overflow the stack.
+ */
+function jsonOf(raw: Buffer): { value: unknown } | undefined {
+  if (jsonNestsDeeperThan(raw)) return undefined
+  try {
+    return { value: JSON.parse(raw.toString('utf8')) }
+  } catch {
+    return undefined
+  }
 }
 
 function asViolations(fields: Record<string, { messages: string[]; value?: unknown }>): Violation[] {
@@ -112,14 +124,9 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
   for (const v of violations) options.logger.warn('contract violation', { operationId: operation.operationId, ...v })
   const key = /^ApiKey\s+(\S.*)$/.exec(req.headers.authorization ?? '')?.[1]
   if (key === undefined) return
-  let requestBody: unknown
-  try {
-    requestBody = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined
-  } catch {
-    requestBody = raw.toString('utf8')
-  }
+  const requestBody = raw.length === 0 ? undefined : (jsonOf(raw)?.value ?? raw.toString('utf8'))
   options.journal.record(key, {
-    time: options.now().toISOString(),
+    time: isoStamp(options.now().getTime()),
     operationId: operation.operationId,
     method: req.method,
     path: req.path,
@@ -134,7 +141,7 @@ function record(options: ProxyOptions, operation: Operation, req: Request, raw: 
 }
 
 function badGateway(res: Response, req: Request, options: ProxyOptions, message: string, violations: DirectedViolation[]) {
-  const body = { statusCode: 502, timestamp: options.now().toISOString(), path: req.originalUrl, message, error: 'Bad Gateway', ctx: { violations } }
+  const body = { statusCode: 502, timestamp: isoStamp(options.now().getTime()), path: req.originalUrl, message, error: 'Bad Gateway', ctx: { violations } }
   res.status(502).type('application/json').end(JSON.stringify(body))
 }
 

@@ -24,4 +24,10 @@ describe('--clock and NOVU_MOCK_CLOCK', () => {
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain(`--clock must be an ISO 8601 instant like 2025-01-01T00:00:00.000Z, got "${text}"`)
   })
+
+  it.each([['0001-01-01T00:00:00+01:00'], ['9999-12-31T23:59:59.999-01:00']])('refuses %s: out of the years 0001-9999, a usage error', async (text) => {
+    const run = await runCli(['--clock', text])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(`--clock must be within 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, got "${text}"`)
+  })
 })

@@ -63,6 +63,10 @@ describe('options: flag > env > config file > default', () => {
     expect(startConfig([], {}, dirWithConfig({ 'allowed-hosts': ['a.test'] })).allowedHosts).toEqual(['a.test'])
     expect(startConfig([]).allowedHosts).toBeUndefined()
     expect(usageError(['--allowed-hosts', 'http://a.test/'])).toMatch(/--allowed-hosts must be all or comma-separated host names/)
+    for (const entry of ['.', ':5101', '[::1]x', 'mock.test:80', '-a.test', 'a..test', '::1', '[not-v6]', 'a b', 'café.test']) {
+      expect(usageError(['--allowed-hosts', `ok.test,${entry}`])).toBe(`--allowed-hosts must be all or comma-separated host names like mock.test,.example.com (no port), got "ok.test,${entry}": "${entry}" is none`)
+    }
+    expect(startConfig(['--allowed-hosts', 'mock.test,.example.com,my_service,192.168.1.5,[::1],fqdn.test.']).allowedHosts).toEqual(['mock.test', '.example.com', 'my_service', '192.168.1.5', '[::1]', 'fqdn.test.'])
   })
 
   it.each([

@@ -22,7 +22,7 @@ describe('a JSON body nested deeper than 64 levels (docs/behaviour.md §1.2)', (
   const post = (path: string, body: string, headers: Record<string, string> = {}, method = 'POST') =>
     rawRequest(`${mock.url}${path}`, { method, body, headers: { Authorization: 'ApiKey depth-key', 'Content-Type': 'application/json', ...headers } })
 
-  it.each([65, 5_000, 200_000])('is a 400 naming the limit at %i levels, journaled as nothing', async (depth) => {
+  it.each([65, 5_000, 50_000])('is a 400 naming the limit at %i levels, journaled as nothing', async (depth) => {
     const key = `depth-${depth}`
     const answer = await post(MARK_AS, markAsBody(depth), { Authorization: `ApiKey ${key}` })
     expect(answer.status).toBe(400)

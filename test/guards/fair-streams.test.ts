@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
-import { MAX_SUBSCRIBERS_PER_TENANT } from '../../src/journal/request-journal.ts'
-import { openEvents, type EventReader } from '../helpers/event-stream.ts'
+import { MAX_SUBSCRIBERS, MAX_SUBSCRIBERS_PER_TENANT } from '../../src/journal/request-journal.ts'
+import { openEvents, type EventReader, type StreamEvent } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { rawRequest } from '../helpers/raw-request.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
@@ -47,3 +47,55 @@ describe('GET /__admin/events: at most 16 streams per tenant (docs/behaviour.md 
     expect(again.status).toBe(200)
   })
 })
+
+describe('GET /__admin/events: at the server-wide cap, the busiest key gives way (docs/behaviour.md §6)', () => {
+  it("opens an 8th key's stream after 7 keys asked for 16 each, closing a busiest key's oldest with event: closed", async () => {
+    expect(MAX_SUBSCRIBERS).toBe(100)
+    const mock = await startTestServer()
+    const streams: EventReader[] = []
+    try {
+      await sevenKeysThenAnEighth(mock, streams)
+    } finally {
+      streams.forEach((events) => events.close())
+      await mock.close()
+    }
+  }, 60_000)
+})
+
+/** Seven keys ask for 16 streams each, then an eighth key for one: what each got, and what gave way. */
+async function sevenKeysThenAnEighth(mock: MockServer, streams: EventReader[]): Promise<void> {
+  const keys = Array.from({ length: 7 }, () => freshTenant())
+  const byKey = new Map<{ Authorization: string }, EventReader[]>()
+  for (const key of keys) {
+    const own: EventReader[] = []
+    for (let i = 0; i < MAX_SUBSCRIBERS_PER_TENANT; i++) own.push(await openEvents(`${mock.url}/__admin/events`, key))
+    byKey.set(key, own)
+    streams.push(...own)
+  }
+  // The 7th key's streams past the cap each took a place of a key holding more, until it held as
+  // many as the busiest (15): its 16th is refused.
+  const statuses = streams.map((events) => events.status)
+  expect(statuses.slice(0, -1)).toEqual(Array(7 * MAX_SUBSCRIBERS_PER_TENANT - 1).fill(200))
+  expect(statuses.at(-1)).toBe(503)
+
+  const eighth = await openEvents(`${mock.url}/__admin/events`, freshTenant())
+  streams.push(eighth)
+  expect(eighth.status).toBe(200)
+  expect((await eighth.next())?.event).toBe('ready')
+
+  // 12 streams gave way (11 to the 7th key, 1 to the 8th), each the oldest its key still had open.
+  const closedOf = (events: EventReader) => events.text().includes('event: closed')
+  const deadline = Date.now() + 10_000
+  while (streams.filter(closedOf).length < 12 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(streams.filter(closedOf)).toHaveLength(12)
+  for (const own of byKey.values()) {
+    const closed = own.map(closedOf)
+    expect(closed).toEqual([...closed].sort((a, b) => Number(b) - Number(a)))
+  }
+  const closedStream = streams.find(closedOf)!
+  const events: (StreamEvent | undefined)[] = []
+  for (let next = await closedStream.next(); next; next = await closedStream.next(500)) events.push(next)
+  expect(events.map((event) => event?.event)).toEqual(['ready', 'closed'])
+  expect(JSON.parse(events[1]!.data)).toEqual({ reason: expect.stringContaining('100 event streams') })
+  expect(byKey.get(keys[6]!)!.some(closedOf)).toBe(false)
+}

@@ -35,6 +35,20 @@ describe('a fault rule whose headers HTTP cannot carry (docs/behaviour.md §6)',
     expect((await rawRequest(`${mock.url}/v2/subscribers/demo-subscriber-1`, { headers: AUTH })).status).toBe(200)
   })
 
+  it.each(['Content-Length', 'transfer-encoding', 'Connection', 'KEEP-ALIVE', 'Upgrade', 'TE', 'Trailer', 'host'])(
+    'refuses the framing or hop-by-hop header %s with a 422 naming it, adding nothing',
+    async (name) => {
+      const answer = await addFault({ 'X-Fine': 'yes', [name]: name.toLowerCase() === 'content-length' ? '0' : 'x' })
+      expect(answer.status).toBe(422)
+      await expectContract('addFault', answer, 'admin')
+      const errors = (answer.body as { errors: Record<string, { messages: string[] }> }).errors
+      expect(Object.keys(errors)).toEqual([`respond.headers.${name}`])
+      expect(errors[`respond.headers.${name}`]!.messages[0]).toContain(name)
+      expect((await rawRequest(`${mock.url}/__admin/faults`, { headers: AUTH })).body).toEqual({ faults: [] })
+      expect((await rawRequest(`${mock.url}/v2/subscribers/demo-subscriber-1`, { headers: AUTH })).status).toBe(200)
+    },
+  )
+
   it('takes headers HTTP carries, Latin-1 included, and answers with them', async () => {
     const answer = await addFault({ 'X-Fault': 'café, tab\there', "x-!#$%&'*+.^_`|~": 'ok' })
     expect(answer.status).toBe(201)

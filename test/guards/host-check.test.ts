@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectErrorDto } from '../helpers/expect-contract.ts'
+import { runCli } from '../helpers/cli.ts'
 import { rawRequest } from '../helpers/raw-request.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
@@ -14,7 +15,7 @@ describe('the Host check on a loopback bind (docs/behaviour.md §1.7)', () => {
   })
   afterAll(() => mock.close())
 
-  it.each(['localhost', 'localhost:4010', 'app.localhost:4010', '127.0.0.1', '127.0.0.1:4010', '127.8.9.10', '[::1]:4010', 'LOCALHOST', 'mock.test:80', 'a.dev.example'])(
+  it.each(['localhost', 'localhost:4010', 'app.localhost:4010', '127.0.0.1', '127.0.0.1:4010', '127.8.9.10', '[::1]:4010', 'LOCALHOST', 'mock.test:80', 'a.dev.example', '127.1', '0x7f.0.0.1:4010', '[0:0:0:0:0:0:0:1]:4010', '[::ffff:127.0.0.1]'])(
     'answers Host %s',
     async (host) => {
       const answer = await rawRequest(`${mock.url}/v2/subscribers/demo-subscriber-1`, { headers: { ...AUTH, Host: host } })
@@ -22,7 +23,7 @@ describe('the Host check on a loopback bind (docs/behaviour.md §1.7)', () => {
     },
   )
 
-  it.each(['evil.example', 'evil.example:4010', '127.0.0.1.evil.example', 'localhost.evil.example', 'mock.test.evil.example', '[::2]'])(
+  it.each(['evil.example', 'evil.example:4010', '127.0.0.1.evil.example', 'localhost.evil.example', 'mock.test.evil.example', '[::2]', 'evil.example@127.0.0.1', '[::127.0.0.1]', '128.0.0.1'])(
     'refuses Host %s with a 403 on every route, before the route and authentication',
     async (host) => {
       for (const [method, path, headers] of [
@@ -91,5 +92,35 @@ describe('the Host check elsewhere', () => {
     } finally {
       await Promise.all([open.close(), checked.close()])
     }
+  })
+})
+
+describe('every spelling of a loopback bind is one (docs/behaviour.md §1.7)', () => {
+  it.each([
+    ['0:0:0:0:0:0:0:1', '[::1]'],
+    ['::ffff:127.0.0.1', '127.0.0.1'],
+    ['127.1', '127.0.0.1'],
+  ])('bound to %s, refuses Host evil.example and keeps /__admin open', async (bind, reach) => {
+    const mock = await startTestServer({ host: bind })
+    try {
+      const at = (path: string) => `http://${reach}:${mock.port}${path}`
+      const refused = await rawRequest(at('/v2/subscribers/demo-subscriber-1'), { headers: { ...AUTH, Host: 'evil.example' } })
+      expect(refused.status).toBe(403)
+      await expectErrorDto(refused.body)
+      expect((await rawRequest(at('/v2/subscribers/demo-subscriber-1'), { headers: { ...AUTH, Host: `localhost:${mock.port}` } })).status).toBe(200)
+      expect((await rawRequest(at('/__admin/state'), { headers: { ...AUTH, Host: `localhost:${mock.port}` } })).status).toBe(200)
+    } finally {
+      await mock.close()
+    }
+  })
+})
+
+describe('--allowed-hosts takes host names, .suffix entries and all (docs/cli.md)', () => {
+  it.each(['.', ':5101', '[::1]x', 'mock.test:4010'])('refuses %s: a usage error, exit 2, one line', async (entry) => {
+    const run = await runCli(['--port', '0', '--allowed-hosts', `mock.test,${entry}`])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toContain(`"${entry}"`)
+    expect(run.stdout).toBe('')
   })
 })

@@ -48,6 +48,15 @@ describe.each([false, true])('--proxy (strict: %s)', (strict) => {
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: `/v2/subscribers/${ADA}`, auth: AUTH.Authorization })
   })
 
+  it('forwards a body nested thousands deep, and journals it as text, not walked', async () => {
+    const raw = `{"providerId":"fcm","credentials":{"deviceTokens":["a"]},"deep":${'['.repeat(6_000)}${']'.repeat(6_000)}}`
+    const sent = await request(proxy.url).patch('/v1/subscribers/deep/credentials').set(AUTH).set('Content-Type', 'application/json').send(raw)
+    expect(sent.status).toBe(strict ? 502 : 404)
+    expect(seen.at(-1)).toMatchObject({ method: 'PATCH', body: raw })
+    const entries = (await request(proxy.url).get('/__admin/requests').set(AUTH)).body.requests as { path: string; requestBody?: unknown }[]
+    expect(entries.find((entry) => entry.path === '/v1/subscribers/deep/credentials')?.requestBody).toBe(raw.slice(0, 16 * 1024))
+  })
+
   it('forwards a body byte for byte', async () => {
     const raw = '{"providerId":"fcm",  "credentials":{"deviceTokens":["a"]}}'
     await request(proxy.url).patch('/v1/subscribers/x/credentials').set(AUTH).set('Content-Type', 'application/json').send(raw)

@@ -118,7 +118,7 @@ function pick(key) {
 function show(key) {
   if (locked) return status('Enter the admin token first.', 'error')
   session?.controller.abort()
-  const current = { key, controller: new AbortController(), cursor: {}, pending: [], streaming: false }
+  const current = { key, controller: new AbortController(), cursor: {}, pending: [], streaming: false, closedBecause: undefined }
   current.refresh = throttled(() => loadTenant(current), REFRESH_MS)
   session = current
   for (const table of Object.values(tables)) table.clear()
@@ -163,11 +163,15 @@ async function loadTenant(current) {
   }
 }
 
-/** The event stream, reopened after a drop until another tenant replaces this one. */
+/**
+ * The event stream, reopened after a drop until another tenant replaces this one; not after the
+ * server closed it to give its place to another key's stream (reopening would take one back).
+ */
 async function follow(current) {
   while (!current.controller.signal.aborted) {
     try {
       await readEventStream('/__admin/events?bodies=false', adminHeaders(current.key), current.controller.signal, (event) => onEvent(current, event))
+      if (current.closedBecause !== undefined) return status(`live updates closed: ${current.closedBecause}; reload the page to follow again`, 'error')
       status('live updates ended; reconnecting', 'error')
     } catch (error) {
       if (current.controller.signal.aborted) return
@@ -190,6 +194,10 @@ async function onEvent(current, { event, id, data }) {
     current.pending = current.pending.filter((entry) => entry.id > last)
     calls.reset(requests)
     markFreshness(current)
+  } else if (event === 'closed') {
+    current.closedBecause = JSON.parse(data).reason
+    current.streaming = false
+    return
   } else if (event === 'request') {
     // Kept as sent: parsed only if shown, and trimmed now and then rather than on every call.
     current.pending.push({ id: Number(id), data })

@@ -165,7 +165,7 @@ export interface paths {
         };
         /**
          * Follow the tenant's request journal as server-sent events
-         * @description Keeps the response open and sends, as each call of the five operations made with this tenant's key is journaled, one `request` event whose `id` is the entry's id and whose `data` is the entry as `GET /__admin/requests` shows it (a `JournalEntry`, one line of JSON, bodies redacted and cut the same way). The stream opens with a `ready` event (`data: {}`) once the subscription is in place, and carries a comment line (`: keep-alive`) every 15 seconds. Calls of other tenants and admin calls never appear. With `--journal-size 0` nothing is journaled, so no `request` event is sent. At most 100 streams are open at once over all tenants; one more is answered 503.
+         * @description Keeps the response open and sends, as each call of the five operations made with this tenant's key is journaled, one `request` event whose `id` is the entry's id and whose `data` is the entry as `GET /__admin/requests` shows it (a `JournalEntry`, one line of JSON, bodies redacted and cut the same way). The stream opens with a `ready` event (`data: {}`) once the subscription is in place, and carries a comment line (`: keep-alive`) every 15 seconds. Calls of other tenants and admin calls never appear. With `--journal-size 0` nothing is journaled, so no `request` event is sent. At most 16 streams of one tenant and 100 over all tenants are open at once. At the 100, a stream of a tenant holding fewer than the busiest tenant closes that tenant's oldest stream, which ends with `event: closed` and `data: {"reason": "…"}`; otherwise one more is answered 503.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -302,7 +302,7 @@ export interface paths {
         get: operations["getClock"];
         /**
          * Set the tenant's time
-         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time.
+         * @description The tenant's time becomes `now`: frozen there (the default), or running at real speed from there. Moved backwards, its rate-limit bucket is full and its idempotency records count as stored at the new time. A `now` out of 0001-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z, or a running clock less than a year from its end, is a 422 naming `now` and the range; nothing changes.
          */
         put: operations["setClock"];
         post?: never;
@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Move the tenant's time forward
-         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past the last date JavaScript can hold (+275760-09-13) is a 422, nothing changed.
+         * @description Moves the tenant's time forward by exactly `ms`, frozen or running as it is. A time past 9999-12-31T23:59:59.999Z, or a running clock less than a year from it, is a 422 naming `ms` and the range; nothing changes.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -412,7 +412,7 @@ export interface components {
             status: number;
             /** @description The body; the documented error body for the status when omitted */
             body?: unknown;
-            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them (422 naming the header otherwise) */
+            /** @description Extra response headers: each name an HTTP token, each value without CR, LF or characters outside Latin-1, as HTTP can carry them, and no framing or hop-by-hop header (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`, `Upgrade`, `TE`, `Trailer`, `Host`, any case), which the server sets itself (422 naming the header otherwise) */
             headers?: {
                 [key: string]: string;
             };
@@ -549,7 +549,7 @@ export interface components {
             truncated?: boolean;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
-            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty; `body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; …` when a form was read (what `curl -d` sends without `-H 'Content-Type: application/json'`), whose 422 would otherwise not say why the fields are missing */
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty; `body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; …` when a form was read (what `curl -d` sends without `-H 'Content-Type: application/json'`) and the call was refused: its 422 alone would not say why the fields are missing */
             note?: string;
         };
         /** @description Recorded calls, oldest first */
@@ -1964,7 +1964,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream, until the client disconnects (`event: ready` first, then an `event: request` per journaled call). */
+            /** @description The event stream, until the client disconnects (`event: ready` first, then an `event: request` per journaled call), or until the server gives its place to another tenant's stream (`event: closed` last). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1153,7 +1153,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description Payload Too Large (body over 1 MiB) */
+        /** @description Payload Too Large (a body over 100 KB, 102,400 bytes: body-parser's default, as the live service; 26 MB under `/v1/events`, `/v1/notification-templates`, `/v1/workflows`, `/v2/workflows`, `/v1/layouts`, `/v1/bridge`) */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1171,7 +1171,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description Unsupported Media Type (body not `application/json`) */
+        /** @description Unsupported Media Type (a JSON body in a charset other than `utf-*` or one that cannot be decoded, or a `Content-Encoding` that cannot be undone) */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -1182,7 +1182,7 @@ export interface components {
                  *       "statusCode": 415,
                  *       "timestamp": "2025-01-01T00:00:00.000Z",
                  *       "path": "/v1/subscribers/demo-subscriber-1/credentials",
-                 *       "message": "Unsupported Media Type",
+                 *       "message": "unsupported charset \"LATIN1\"",
                  *       "error": "Unsupported Media Type"
                  *     }
                  */
@@ -1401,8 +1401,11 @@ export interface operations {
                     "application/json": components["schemas"]["Subscriber"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1449,6 +1452,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1510,6 +1515,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

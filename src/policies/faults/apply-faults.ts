@@ -2,12 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Operation } from '../../contract/operation.ts'
 import type { Answer } from '../../answer/answer.ts'
 import type { FaultRulesPort } from './fault-rules-port.ts'
+import { tooManyDelayed, type DelayedCalls } from './delayed-calls.ts'
 import { forcedAnswer } from './forced-answer.ts'
 import { parsePrefer } from './prefer.ts'
 
 export interface FaultContext {
   operation: Operation
   faults: FaultRulesPort | undefined
+  /** The calls each tenant has waiting out a delay, bounded. */
+  delayed: DelayedCalls
   tenantKey: string
   method: string
   path: string
@@ -44,7 +47,15 @@ export async function applyFaults(context: FaultContext): Promise<FaultOutcome |
   })
   if (preference.applied === undefined && effect === undefined) return undefined
   const delay = (preference.delayMs ?? 0) + (effect?.latencyMs ?? 0)
-  if (delay > 0) await sleep(delay)
+  if (delay > 0) {
+    const release = context.delayed.hold(context.tenantKey)
+    if (!release) return { answer: tooManyDelayed(context.originalUrl, context.now(), context.rateLimitReset) }
+    try {
+      await sleep(delay)
+    } finally {
+      release()
+    }
+  }
   const applied = preference.applied
   if (effect?.drop) return { answer: 'drop', applied }
   const base = { path: context.originalUrl, now: context.now(), rateLimitReset: context.rateLimitReset }

@@ -1,4 +1,5 @@
 import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
+import { FIRST_PRINTABLE_MS, LAST_PRINTABLE_MS } from '../../lib/iso-time.ts'
 import type { ClockKeeper } from '../../clock/tenant-clocks.ts'
 import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
 import { reached } from '../store.ts'
@@ -11,7 +12,8 @@ export const clockKey = (tenant: string): string => `${tenantKeyBase(tenant)}clo
  * Lua: `tenantTime(kept, start, realMs)`, the tenant's time in ms as TenantClocks reads it
  * (clock-setting.ts's clockFromText and timeOf, in doubles as JavaScript's): `kept` is the
  * tenant's clock key as GET answers it (false: none), `start` the JSON of the starting clock.
- * JSON that does not parse raises an error, as JSON.parse throws.
+ * JSON that does not parse raises an error, as JSON.parse throws. A time out of the range of
+ * years 0001-9999 is the real time, as TenantClocks puts such a clock back on it.
  */
 export const TENANT_TIME = `
 local function clockOf(text)
@@ -24,8 +26,10 @@ local function tenantTime(kept, start, realMs)
   local clock = kept and clockOf(kept)
   if clock == nil or clock == false then clock = clockOf(start) end
   if clock == 'real' then return realMs end
-  if clock.frozen then return clock.at end
-  return clock.at + (realMs - clock.since)
+  local time = clock.at
+  if not clock.frozen then time = clock.at + (realMs - clock.since) end
+  if time >= ${FIRST_PRINTABLE_MS} and time <= ${LAST_PRINTABLE_MS} then return time end
+  return realMs
 end
 `
 

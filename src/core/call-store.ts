@@ -1,0 +1,34 @@
+import { AnsweredOtherwise, Serialized } from '../answer/answer.ts'
+import type { Operation } from '../contract/operation.ts'
+import type { KeyedWrite, Store } from '../store/store.ts'
+import { checkedAnswer, type ResponseCheck } from './check-answer.ts'
+
+/**
+ * The store as a call's handler sees it: a change's result is checked before it commits, and in a
+ * keyed call the change is stored with the call's idempotency record.
+ */
+export function callStore(store: Store, check: ((result: unknown) => void) | undefined, recordOf: ((result: unknown) => KeyedWrite) | undefined): Store {
+  const seen: Store = Object.create(store) as Store
+  seen.transact = (tenant, work) =>
+    store.transact(
+      tenant,
+      (tx) => {
+        const result = work(tx)
+        check?.(result)
+        return result
+      },
+      recordOf,
+    )
+  return seen
+}
+
+/**
+ * A change's answer checked before the change commits: one that breaks the document throws its
+ * 500, so that nothing of it is stored (docs/behaviour.md §1.3). Answers the body it checked.
+ */
+export function checkedBeforeCommit(operation: Operation, result: unknown, path: string, check: ResponseCheck): unknown {
+  const body = result instanceof Serialized ? result.value : result
+  const answer = checkedAnswer({ status: operation.successStatus, body }, operation.responseValidators.get(operation.successStatus), path, check)
+  if (answer.status !== operation.successStatus) throw new AnsweredOtherwise(answer)
+  return body
+}
