@@ -53,7 +53,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
     ...faultHandlers(info.faults, info.api, info.novu),
     ...clockHandlers(info.clocks),
     getHealth: async ({ store }: OperationContext<unknown, LifecyclePort>) => {
-      const { kind, reachable, stored } = await store.health()
+      const { kind, reachable, stored, state } = await store.health()
       const health = {
         status: reachable ? 'ok' : 'unavailable',
         store: kind,
@@ -61,6 +61,7 @@ export function adminHandlers(info: AdminInfo, adminAccess: AdminAccess): Record
         uptimeSeconds: (Date.now() - info.startedAt) / 1000,
         adminAccess,
         ...(stored === undefined ? {} : { storedTenants: stored }),
+        ...(state === undefined ? {} : { storeState: state }),
       }
       if (reachable) return health
       throw new AnsweredOtherwise({ status: 503, body: health, headers: { 'Retry-After': '1' } })

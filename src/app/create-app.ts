@@ -19,6 +19,7 @@ import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
 import { mountReference } from '../web/reference-routes.ts'
 import type { TenantState } from '../store/records.ts'
+import type { FixturesRead } from '../seed/seeding.ts'
 import { createState, VERSION, type MockState } from './create-state.ts'
 
 export interface MockApp {
@@ -29,6 +30,8 @@ export interface MockApp {
     readonly config: ServerConfig
     /** The control plane's operations, called in process (the library's Tenant). */
     readonly admin: AdminCall
+    /** What the user's fixtures gave, for the CLI's banner; absent without fixtures. */
+    readonly fixtures?: FixturesRead | undefined
   }
   /** Releases what the app holds: the --db file, written and unlocked. */
   close(): Promise<void>
@@ -59,7 +62,7 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   else mountOperations(app, apiEntries(state.contracts, state.api, core, state.api.plane), table)
   const errorDto = schemaOf(api, 'ErrorDto')
   mountFallbacks(app, errorDto, core)
-  return Object.assign(nodeListener(state, app, table, errorDto), { locals: { seed: state.seed, config, admin: state.admin.call }, close: state.close })
+  return Object.assign(nodeListener(state, app, table, errorDto), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
 }
 
 /**

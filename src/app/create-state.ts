@@ -4,10 +4,12 @@ import { adminHandlers, type AdminInfo } from '../admin/admin-handlers.ts'
 import { loadContracts as loadBothContracts, type Contracts } from '../contract/load-contract.ts'
 import type { ApiPlane, CoreState } from '../core/planes.ts'
 import { createLogger, type Logger } from '../log/logger.ts'
+import { RetryHint } from '../log/retry-hint.ts'
 import { handlers } from '../resources/handlers.ts'
 import { novuOperationHandlers } from '../resources/novu-dispatch.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
+import type { FixturesRead } from '../seed/seeding.ts'
 import { defaultVolumes } from '../seed/seed-options.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import type { TenantState } from '../store/records.ts'
@@ -37,6 +39,8 @@ export interface MockState {
   config: ServerConfig
   logger: Logger
   seed: TenantState
+  /** What the user's fixtures gave; absent without fixtures. */
+  fixtures?: FixturesRead | undefined
   contracts: Contracts
   core: CoreState
   /** The five operations, with the API's policies. */
@@ -62,10 +66,15 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   if (storeFile) config = await withFileSeed(config, storeFile.seed)
   // Tenants created through the admin API are seeded like the rest, demo data set included.
   const seedOptions = { seed: config.seed, demo: config.demo, ...config.volumes }
+  let fixtures: FixturesRead | undefined
+  const readFixtures = (read: FixturesRead) => {
+    fixtures = read
+    for (const line of read.warnings) logger.warn(line)
+  }
   const seed =
     (config.fixtures ? undefined : prebuiltSeed(seedOptions)) ??
     // Loaded only when needed: the generators (and faker) are a fifth of a start-up's time.
-    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures }, loaded.admin, onSeedProgress)
+    (await import('../seed/seeding.ts')).seededState({ ...seedOptions, fixtures: config.fixtures }, loaded.admin, onSeedProgress, readFixtures)
   // Redis must hold tenants made from the same seed options (docs/behaviour.md §7).
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
@@ -79,7 +88,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   // Before the tenant is known (and for answers that name none): the starting clock.
   const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined
-  const core: CoreState = { store, logger, now, clocks, mode: config.responseValidation, apiKeys }
+  const core: CoreState = { store, logger, now, clocks, mode: config.responseValidation, apiKeys, retries: new RetryHint(logger) }
   const info: AdminInfo = {
     version: VERSION,
     startedAt: Date.now(),
@@ -97,6 +106,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     config,
     logger,
     seed,
+    fixtures,
     contracts: loaded,
     core,
     api: { plane: { name: 'api', policies, envelope: config.envelope }, handlers, novuHandlers: novuOperationHandlers(loaded.novu, config.seed) },

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { FixtureError } from '../seed/fixture-error.ts'
+import { NoFixtureFiles } from '../seed/fixture-files.ts'
 import { RedisUnreachable } from '../redis/redis-connection.ts'
 import { StoreFileError } from '../store/store.ts'
 import { createMockServer } from '../app/create-mock-server.ts'
@@ -10,10 +11,12 @@ import { VERIFY_HELP, type VerifyCommand } from '../verify/verify-options.ts'
 import { NoAnswerError, verifyTarget } from '../verify/verify-target.ts'
 import { helpText, parseCli, UsageError } from './parse-cli.ts'
 import { seedProgressBar } from './progress.ts'
+import { banner } from './banner.ts'
 import type { ServerConfig } from '../app/config.ts'
 import { createLogger, type Logger } from '../log/logger.ts'
 import { prettyDestination } from '../log/pretty-log.ts'
 import type { TenantState } from '../store/records.ts'
+import type { FixturesRead } from '../seed/seeding.ts'
 
 /** A file the CLI was told to write and could not: one line, like a usage error. */
 class OutputError extends Error {}
@@ -32,9 +35,9 @@ async function main(): Promise<void> {
   if (command.kind === 'verify') return verify(command.command)
   if (command.kind === 'seed') return seed(command.config, command.out)
   if (command.kind === 'validate-fixtures') return validateFixtures(command.config)
-  const { config, pidFile } = command
+  const { config, pidFile, configFile } = command
   const server = await createMockServer({ ...config, logger: logger(config), onSeedProgress: seedProgressBar(process.stderr, config.volumes) })
-  process.stdout.write(banner(server.url, server.app.locals.config))
+  process.stdout.write(banner(server.url, server.app.locals.config, { configFile, fixtures: server.app.locals.fixtures }))
   const stop = () => void server.close().finally(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
@@ -73,7 +76,8 @@ async function startingState(config: ServerConfig): Promise<TenantState> {
   const { admin } = await loadContracts()
   const onProgress = seedProgressBar(process.stderr, config.volumes)
   const { seededState } = await import('../seed/seeding.ts')
-  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures }, admin, onProgress)
+  const warn = (read: FixturesRead) => read.warnings.forEach((line) => process.stderr.write(`novu-mock: warning: ${line}\n`))
+  return seededState({ seed: config.seed, demo: config.demo, ...config.volumes, fixtures: config.fixtures }, admin, onProgress, warn)
 }
 
 async function seed(config: ServerConfig, out: string | undefined): Promise<void> {
@@ -91,7 +95,7 @@ async function seed(config: ServerConfig, out: string | undefined): Promise<void
 async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<ServerConfig['fixtures']> }): Promise<void> {
   const files = (await import('../seed/seeding.ts')).fixtureFiles(config.fixtures.dir)
   const state = await startingState(config)
-  const read = files.length > 0 ? files.map((file) => basename(file)).join(', ') : 'no fixture files, the seed alone'
+  const read = files.map((file) => basename(file)).join(', ')
   const { mode, why } = config.fixtures
   process.stdout.write(`OK ${config.fixtures.dir} (${read}): starts with ${counts(state)} (${why === undefined ? mode : `${mode}: ${why}`})\n`)
 }
@@ -99,26 +103,12 @@ async function validateFixtures(config: ServerConfig & { fixtures: NonNullable<S
 const counts = (state: TenantState) =>
   `${state.subscribers.length} subscribers, ${state.integrations.length} integrations, ${state.channelConnections.length} channel connections, ${state.messages.length} messages`
 
-function banner(url: string, config: ServerConfig): string {
-  return [
-    `novu-mock ${VERSION} listening on ${url}`,
-    `  seed ${config.seed}${config.demo ? ' (demo data set)' : ''}; ${config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s) accepted` : 'any API key accepted (Authorization: ApiKey <key>)'}`,
-    `  CORS: ${config.corsOrigins === 'none' ? 'off' : config.corsOrigins === '*' ? 'any origin' : config.corsOrigins.join(', ')}`,
-    '  well-known records:',
-    '    subscribers   demo-subscriber-1 (Ada Lovelace), demo-subscriber-2 (Grace Hopper)',
-    '    integrations  64f100000000000000000001 sendgrid (email, primary) … 64f100000000000000000009 apns (push, inactive)',
-    '    messages      64f200000000000000000001 … 64f200000000000000000010 (demo-subscriber-1), 64f300000000000000000001 … 03 (demo-subscriber-2)',
-    `  health: ${url}/__admin/health`,
-    `  API reference: ${url}/docs    state inspector: ${url}/__admin/ui`,
-    '',
-  ].join('\n')
-}
-
 main().catch((error: unknown) => {
   const known = error instanceof UsageError || error instanceof FixtureError || error instanceof StoreFileError || error instanceof RedisUnreachable || error instanceof OutputError || error instanceof NoAnswerError
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EADDRINUSE') process.stderr.write(`novu-mock: the port is already in use (${(error as Error).message}); give another with --port <n> (or PORT)\n`)
-  else if (known) process.stderr.write(`novu-mock: ${(error as Error).message}${error instanceof UsageError ? `. Run ${error.help} for the options.` : ''}\n`)
+  // Each line its own: a fixtures check lists every problem it found, one per line.
+  else if (known) process.stderr.write(`${(error as Error).message.split('\n').map((line) => `novu-mock: ${line}`).join('\n')}${error instanceof UsageError ? `. Run ${error.help} for the options.` : ''}\n`)
   else process.stderr.write(`novu-mock: ${(error as Error)?.stack ?? String(error)}\n`)
-  process.exit(error instanceof UsageError ? 2 : 1)
+  process.exit(error instanceof UsageError || error instanceof NoFixtureFiles ? 2 : 1)
 })

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { ServerConfig } from '../app/config.ts'
 import type { SeedFixtures } from '../store/store.ts'
-import { CONFIG_FILE, readConfigFile } from '../options/config-file.ts'
+import { CONFIG_FILE, configFileRead, readConfigFile } from '../options/config-file.ts'
 import { closestFlag, FLAGS, type FlagName } from '../options/flags.ts'
 import { fixturesOf, serverConfig, type Given, type Options } from '../options/server-config.ts'
 import { UsageError } from '../options/usage-error.ts'
@@ -16,8 +16,8 @@ export const COMMANDS = ['start', 'seed', 'validate-fixtures', 'verify'] as cons
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  /** `pidFile`: where to write the process id once listening (`--pid-file`). */
-  | { kind: 'start'; config: ServerConfig; pidFile?: string | undefined }
+  /** `pidFile`: where to write the process id once listening (`--pid-file`); `configFile`: the config file read, if any. */
+  | { kind: 'start'; config: ServerConfig; pidFile?: string | undefined; configFile?: string | undefined }
   /** Write the state a tenant starts from to `out` (stdout when absent). */
   | { kind: 'seed'; config: ServerConfig; out: string | undefined }
   /** Check `config.fixtures` as a start would, and start nothing. */
@@ -52,7 +52,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
   const config = serverConfig(options)
   if (name === 'seed') return { kind: 'seed', config, out: values.out as string | undefined }
   if (name === 'validate-fixtures') return validateCommand(config, positionals, options)
-  return { kind: 'start', config, pidFile: options('pid-file')?.text }
+  return { kind: 'start', config, pidFile: options('pid-file')?.text, configFile: configFileRead(configPath, cwd) }
 }
 
 

@@ -14,7 +14,7 @@ import { callStore, checkedBeforeCommit } from './call-store.ts'
 import { checkedAnswer, checkedAnswerInSlices, type Answer } from './check-answer.ts'
 import { errorAnswer } from './error-answer.ts'
 import type { CallPolicies, CoreState, Plane } from './planes.ts'
-import { readBody, readJsonFirst } from './read-body.ts'
+import { bodyNote, readBody, readJsonFirst } from './read-body.ts'
 import { ReadCapture } from './read-capture.ts'
 import { appendHeaders, slicedAnswer, type CallOutcome, type HeaderList } from './sent-answer.ts'
 
@@ -32,6 +32,10 @@ interface CallState {
   body?: unknown
   /** The content type of a body ignored for it (docs/behaviour.md §1.3), which the journal notes. */
   ignoredType?: string
+  /** Set when the body was read as a form (docs/behaviour.md §1.3). */
+  readAsForm?: true
+  /** How the body was read, when that explains the answer (docs/behaviour.md §1.3): the journal's note and the log line's. */
+  note?: string
   /** Set when this call opened an idempotency record that its answer must close. */
   recording?: Recording
   /** Headers every answer of this call carries once its tenant is known (the rate limit's, `Preference-Applied`). */
@@ -93,6 +97,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const sent = operation.takesBody && request.hasBody ? (first ?? (await readBody(request, jsonOnly, operation.multipart))) : undefined
     call.body = sent?.value
     call.ignoredType = sent?.ignoredType
+    call.readAsForm = sent?.readAsForm
     if (tenantKey !== undefined && policies) {
       const replayed = call.idempotencyKey === undefined ? undefined : await replayOf(call, tenantKey, sent?.raw, policies)
       const settled = replayed ?? (await faultsOf(request, call, tenantKey, policies))
@@ -177,7 +182,7 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       status: answer.status,
       durationMs: performance.now() - started,
       requestBody: call.ignoredType === undefined ? call.body : undefined,
-      note: call.ignoredType === undefined ? undefined : `body ignored for its content type (${call.ignoredType})`,
+      note: call.note,
       responseBody: body,
       violations: answer.violations,
       state: call.reads?.json(),
@@ -210,15 +215,17 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
     const own = textOf(answer)
     const text = body === answer.body ? own : enveloped(own)
     if (call.recording !== undefined) await settle(call, answer, own)
+    call.note = bodyNote(call, answer.status)
     try {
       journal(request, call, answer, body, text, started)
     } catch (error) {
       // The answer stands: a change it made is stored, and a 500 now would say it was not.
       state.logger.error('a call could not be journaled', { method: call.line.method, path: call.line.path, error: String(error) })
     }
+    if (call.tenantKey !== undefined && policies) state.retries?.answered(call.tenantKey, `${call.line.method} ${call.line.path}`, answer.status)
     const head = headListOf(call, answer)
     if (call.idempotencyKey !== undefined) head.push('Idempotency-Key', call.idempotencyKey)
-    return { status: answer.status, head, text }
+    return call.note === undefined ? { status: answer.status, head, text } : { status: answer.status, head, text, note: call.note }
   }
 
   return (request, params) => {
@@ -229,6 +236,8 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
       tenantKey: undefined,
       body: undefined,
       ignoredType: undefined,
+      readAsForm: undefined,
+      note: undefined,
       recording: undefined,
       headers: undefined,
       at: undefined,

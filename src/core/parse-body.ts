@@ -7,6 +7,8 @@ export interface ParsedBody {
   value: unknown
   /** Set when the body was not read for its content type: the type as sent (`none` without one), for the journal. */
   ignoredType?: string
+  /** Set when the body was read as a form: a client that meant JSON (`curl -d` sends this type) learns why its fields are missing. */
+  readAsForm?: true
 }
 
 /** The live service's parser for forms is body-parser's `urlencoded({ extended: true })`: these are its limits. */
@@ -37,7 +39,7 @@ export function parseBody(contentType: string | undefined, bytes: Uint8Array): P
   if (!isForm(contentType)) return { value: {}, ignoredType: contentType || 'none' }
   const latin1 = /;\s*charset="?iso-8859-1"?/i.test(contentType ?? '')
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(latin1 ? 'latin1' : 'utf8')
-  if (text.length === 0) return { value: {} }
+  if (text.length === 0) return { value: {}, readAsForm: true }
   const parameters = text.split('&').length
   if (parameters > PARAMETER_LIMIT) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'too many parameters')
   try {
@@ -50,6 +52,7 @@ export function parseBody(contentType: string | undefined, bytes: Uint8Array): P
         parameterLimit: PARAMETER_LIMIT,
         strictDepth: true,
       }),
+      readAsForm: true,
     }
   } catch (error) {
     if (error instanceof RangeError) throw new ApiError(400, 'MALFORMED_BODY', 'The input exceeded the depth')

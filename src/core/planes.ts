@@ -17,6 +17,8 @@ export interface CoreState extends ResponseCheck {
   clocks: Pick<TenantClocks, 'now' | 'read'>
   /** Strict mode's keys; undefined in open mode, where any non-empty key is a tenant. */
   apiKeys: ReadonlySet<string> | undefined
+  /** Told of each answer of the API with its tenant's key, to notice a client retrying a 503 or 429 (log/retry-hint.ts). */
+  retries?: { answered(key: string, call: string, status: number): void }
 }
 
 /** What a call of the API passes through besides the store (docs/behaviour.md §1.3, §4, §5). */

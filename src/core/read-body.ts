@@ -13,6 +13,19 @@ export interface SentBody {
   raw: Uint8Array
   /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
   ignoredType?: string
+  /** Set when the body was read as a form (docs/behaviour.md §1.3), which the journal and the log line say. */
+  readAsForm?: true
+}
+
+/**
+ * What the journal and the log line say of how a body was read: the live service's answer alone
+ * gives no hint. A form is named only on a refused call (JSON sent by `curl -d` without a JSON
+ * type reads as one form key, whose 422 lists every field as missing); a form that worked needs no note.
+ */
+export function bodyNote(read: Pick<SentBody, 'ignoredType' | 'readAsForm'>, status: number): string | undefined {
+  if (read.ignoredType !== undefined) return `body ignored for its content type (${read.ignoredType})`
+  if (read.readAsForm && status >= 400) return 'body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; send Content-Type: application/json for JSON'
+  return undefined
 }
 
 /** A body larger than its path takes (docs/behaviour.md §1.3). */

@@ -7,9 +7,10 @@ export type HeaderList = (string | number)[]
 /**
  * An answer as it leaves the core: status, every header but the body's own, and the JSON text;
  * or, for a large body, its text in chunks, each made when the door asks for the next (its
- * length is not known before the last).
+ * length is not known before the last). `note` says how the call's body was read when that
+ * explains its answer (a form, an ignored type): for the log line, never the body.
  */
-export type SentAnswer = { status: number; head: HeaderList } & ({ text: string; chunks?: undefined } | { text?: undefined; chunks: AsyncIterable<string> })
+export type SentAnswer = { status: number; head: HeaderList; note?: string } & ({ text: string; chunks?: undefined } | { text?: undefined; chunks: AsyncIterable<string> })
 
 /** What a call comes to: an answer, or (a fault's `drop`) no answer at all and a closed connection. */
 export type CallOutcome = SentAnswer | 'drop'

@@ -5,6 +5,7 @@ import type { OperationPipeline } from '../core/operation-pipeline.ts'
 import { appendHeaders, type HeaderList } from '../core/sent-answer.ts'
 import type { CorsHeaders } from './cors.ts'
 import { bodyBytes, bodyReadBefore } from './read-body.ts'
+import { noteCall } from '../log/request-log.ts'
 import { sendJsonChunks, sendJsonText } from './respond.ts'
 
 /** A request as node or express hands it over; express's mount point, when any, is in originalUrl. */
@@ -24,6 +25,7 @@ export function operationRoute(answer: OperationPipeline): OperationCall {
   return async (req, res, params, cors) => {
     const outcome = await answer(callRequestOf(req), params)
     if (outcome === 'drop') return void req.socket.destroy()
+    if (outcome.note !== undefined) noteCall(res, outcome.note)
     let head: HeaderList = outcome.head
     if (cors !== undefined) {
       head = []

@@ -5,11 +5,17 @@ import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
 
 /** A property of the response rather than a WeakMap entry, which costs every request about 1 µs more. */
 const OPERATION_ID = Symbol('operationId')
-type NotedResponse = ServerResponse & { [OPERATION_ID]?: string }
+const NOTE = Symbol('note')
+type NotedResponse = ServerResponse & { [OPERATION_ID]?: string; [NOTE]?: string }
 
 /** Names the operation a response answers, for its log line. */
 export function noteOperation(res: ServerResponse, operationId: string): void {
   ;(res as NotedResponse)[OPERATION_ID] = operationId
+}
+
+/** What the log line adds about the call (how its body was read), when the answer alone does not explain it. */
+export function noteCall(res: ServerResponse, note: string): void {
+  ;(res as NotedResponse)[NOTE] = note
 }
 
 /** How a tenant is named in the log: a short hash of its `Authorization` header, never the key. */
@@ -40,6 +46,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 1000) / 1000,
         tenant: auth ? tenantOf(auth) : undefined,
+        note: (res as NotedResponse)[NOTE],
       })
     })
   }

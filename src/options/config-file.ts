@@ -21,8 +21,8 @@ const EXPECTED: Record<FlagKind, string> = {
  * there is one. Paths inside it are read relative to the current directory, as flags are.
  */
 export function readConfigFile(path: string | undefined, cwd: string): ConfigValues {
-  const file = path === undefined ? join(cwd, CONFIG_FILE) : resolve(cwd, path)
-  if (path === undefined && !existsSync(file)) return {}
+  const file = configFileRead(path, cwd)
+  if (file === undefined) return {}
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -30,6 +30,12 @@ export function readConfigFile(path: string | undefined, cwd: string): ConfigVal
     throw new UsageError(`cannot read the config file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
   return configValues(text, path ?? CONFIG_FILE)
+}
+
+/** The file `readConfigFile` reads for these arguments, or undefined when it reads none. */
+export function configFileRead(path: string | undefined, cwd: string): string | undefined {
+  const file = path === undefined ? join(cwd, CONFIG_FILE) : resolve(cwd, path)
+  return path === undefined && !existsSync(file) ? undefined : file
 }
 
 /** Checks every key and type; the first problem is a usage error naming the file and key. */

@@ -34,13 +34,13 @@ export function configFromValues(values: ConfigValues): ServerConfig {
 
 export function serverConfig(options: Options): ServerConfig {
   const read = (flag: FlagName) => options(flag)?.text
-  const integer = (flag: FlagName, fallback: number, minimum: number) => wholeNumber(options(flag), fallback, minimum)
+  const integer = (flag: FlagName, fallback: number, minimum: number, maximum?: number) => wholeNumber(options(flag), fallback, minimum, maximum)
   const apiKeys = read('api-key')
   const demo = isOn(read('demo'))
   // A volume flag still wins in demo mode; only the fallbacks change.
   const volumes = defaultVolumes(demo)
   return {
-    port: integer('port', DEFAULT_CONFIG.port, 0),
+    port: integer('port', DEFAULT_CONFIG.port, 0, MAX_PORT),
     host: read('host') ?? DEFAULT_CONFIG.host,
     seed: integer('seed', DEFAULT_CONFIG.seed, 0),
     demo,
@@ -146,10 +146,14 @@ function allowedHostsOf(given: Given | undefined): AllowedHosts | undefined {
   return names
 }
 
-function wholeNumber(given: Given | undefined, fallback: number, minimum: number): number {
+/** The largest TCP port: above it Node throws a RangeError at listen, so it is refused here as a usage error. */
+const MAX_PORT = 65_535
+
+function wholeNumber(given: Given | undefined, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER): number {
   if (given === undefined) return fallback
   const value = given.text.trim() === '' ? NaN : Number(given.text)
-  if (!Number.isSafeInteger(value) || value < minimum) throw new UsageError(`${given.source} must be a whole number of at least ${minimum}, got "${given.text}"`)
+  const range = maximum === Number.MAX_SAFE_INTEGER ? `of at least ${minimum}` : `from ${minimum} to ${maximum}`
+  if (!Number.isSafeInteger(value) || value < minimum || value > maximum) throw new UsageError(`${given.source} must be a whole number ${range}, got "${given.text}"`)
   return value
 }
 

@@ -1,6 +1,6 @@
 import type { KeptClock } from '../clock/clock-setting.ts'
 import type { TenantState } from './records.ts'
-import type { KeyRecord, SeedSpec, StoreKind } from './store.ts'
+import type { KeyRecord, SeedSpec, StoreHealth, StoreKind } from './store.ts'
 
 /**
  * The write path of the store: the contract a durable backend implements (SQLite; Redis, shared
@@ -150,11 +150,19 @@ export const isShared = (backend: StoreBackend | undefined): backend is SharedBa
 /** What a store without a backend loads at the start. */
 export const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
 
-/** Where the state is kept, whether it can be reached now, and how many tenants the backend stores. */
-export async function healthOf(backend: StoreBackend | undefined): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }> {
-  const reachable = (await backend?.reachable?.()) ?? true
-  const stored = reachable ? await backend?.storedTenants?.() : undefined
-  return { kind: backend?.kind ?? 'memory', reachable, ...(stored === undefined ? {} : { stored }) }
+/**
+ * The store's health, never a failure: a store that answers PING but not a read (a Redis Cluster
+ * whose slots are not all served answers CLUSTERDOWN) cannot answer the API's calls either.
+ */
+export async function healthOf(backend: StoreBackend | undefined): Promise<StoreHealth> {
+  const kind = backend?.kind ?? 'memory'
+  try {
+    if ((await backend?.reachable?.()) === false) return { kind, reachable: false, state: 'unreachable: no answer to PING' }
+    const stored = await backend?.storedTenants?.()
+    return { kind, reachable: true, ...(stored === undefined ? {} : { stored }) }
+  } catch (error) {
+    return { kind, reachable: false, state: `cannot answer: ${String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200)}` }
+  }
 }
 
 /**

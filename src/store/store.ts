@@ -110,6 +110,15 @@ export interface KeyedWrite {
 /** Where the state is kept, as `GET /__admin/health` names it. */
 export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
 
+/** Where the state is kept, whether it answers now (and if not, why), and how many tenants the backend stores. */
+export interface StoreHealth {
+  kind: StoreKind
+  reachable: boolean
+  stored?: number
+  /** Why the store cannot answer, when it cannot: health names it (a Redis Cluster's slots not all served, say). */
+  state?: string
+}
+
 /**
  * The store's ports, one per kind of caller; the store (lowdb-store.ts) implements them all, as
  * `Store`. Tenants are named by their API key. Every promise resolves only once the change is
@@ -191,7 +200,7 @@ export interface ClockKeeperPort {
 /** What the server asks of the store as a whole. */
 export interface LifecyclePort {
   /** Where the state is kept, whether it can be reached now (a shared backend is asked), and how many tenants it stores (with a backend). */
-  health(): Promise<{ kind: StoreKind; reachable: boolean; stored?: number }>
+  health(): Promise<StoreHealth>
   /** Ends the store's hold on its backend (a file's lock); nothing is written afterwards. */
   close(): Promise<void>
 }

@@ -11,7 +11,9 @@ media type and body against spec/openapi.yaml. Exit code 1 on any violation. Rea
 reported as SKIP with the flag that sends it.
 
 Options:
-  --target URL            base URL of the server to check (required)
+  --target URL            base URL of the server to check, its path kept as a prefix of every
+                          probe (https://gateway/novu probes /novu/v2/…) (required); a target
+                          that answers no probe as the Novu API would is one line, exit 1
   --api-key KEY           its API key (required; env NOVU_MOCK_VERIFY_API_KEY)
   --subscriber ID         subscriber to read (and, with --write, to upsert its own credentials back)
                           (default: demo-subscriber-1)

@@ -64,6 +64,35 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 1. tenants', () => {
     expectQuiet(seen)
   })
 
+  it('says why the records pane is blank before a tenant is picked, and what kept and droppable mean', async () => {
+    await getSubscriber(auth)
+    await openInspector(page, server.url)
+    const hint = page.locator('#records .pick-tenant')
+    expect(await hint.isVisible()).toBe(true)
+    expect(await hint.innerText()).toMatch(/No tenant picked yet: the records of one show here once you pick it/)
+    const legend = await text('#tenants .legend')
+    expect(legend).toMatch(/kept\s+has state of its own \(written to, created through the admin API, or holding snapshots\)/)
+    expect(legend).toMatch(/droppable\s+only read so far: released at the bound, it comes back identical from its seed/)
+    await pickTenant(page, key)
+    expect(await hint.isVisible()).toBe(false)
+    expectQuiet(seen)
+  })
+
+  it('shows message ids of different subscribers apart, the whole id on hover', async () => {
+    await getSubscriber(auth)
+    await openInspector(page, server.url)
+    await pickTenant(page, key)
+    await page.click('#tabs [data-tab=messages]')
+    const [ada, grace] = [M1, '64f300000000000000000001']
+    await page.fill('#search', '00000000000001')
+    const idCell = (id: string) => page.locator(`${rowOf('messages', id)} td.id span`)
+    await idCell(grace).waitFor({ timeout: SHOWN_MS })
+    const shown = [await idCell(ada).innerText(), await idCell(grace).innerText()]
+    expect(shown[0]).not.toBe(shown[1])
+    expect([await idCell(ada).getAttribute('title'), await idCell(grace).getAttribute('title')]).toEqual([ada, grace])
+    expectQuiet(seen)
+  })
+
   it('takes a typed key with Enter, flags one with no calls, keeps it out of URLs and storage, and looking keeps no tenant', async () => {
     const bounded = await startTestServer({ maxTenants: 2 })
     try {

@@ -69,7 +69,13 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     const { code, stdout, stderr } = await runCli([], { env: { NOVU_MOCK_PORT: 'abc' } })
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toBe('novu-mock: NOVU_MOCK_PORT must be a whole number of at least 0, got "abc". Run novu-mock --help for the options.\n')
+    expect(stderr).toBe('novu-mock: NOVU_MOCK_PORT must be a whole number from 0 to 65535, got "abc". Run novu-mock --help for the options.\n')
+  })
+
+  it('refuses a port above 65535 in one line (exit 2), not with a stack', async () => {
+    const { code, stdout, stderr } = await runCli(['--port', '99999'])
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+    expect(stderr).toBe('novu-mock: --port must be a whole number from 0 to 65535, got "99999". Run novu-mock --help for the options.\n')
   })
 
   it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 soon after %s, ending an open event stream cleanly', async (signal) => {
@@ -91,6 +97,33 @@ describe('novu-mock start: options from flags, env and novu-mock.config.json', (
     expect(stdout).toContain('validate-fixtures PATH')
     expect(stdout).toContain('default: *; env NOVU_MOCK_CORS_ORIGINS')
     expect(stdout).toContain('default: 4010; env NOVU_MOCK_PORT or PORT')
+  })
+
+  it('says in --help what --rate-limit lets through (its burst and RateLimit-Policy) and when --db needs a command run', async () => {
+    const { stdout } = await runCli(['--help'])
+    const line = (flag: string) => stdout.split('\n').find((text) => text.startsWith(`  --${flag} `))
+    expect(line('rate-limit')).toMatch(/burst is the limit plus 10%, rounded up \(3\/1 lets 4 calls through at once\), as the RateLimit-Policy header says/)
+    expect(line('db')).toMatch(/only after an install with --ignore-scripts run npm rebuild better-sqlite3/)
+    expect(line('db')).not.toMatch(/npm install better-sqlite3/)
+  })
+
+  it('lets the burst of --rate-limit 3/1 through, as RateLimit-Policy says, and refuses the next', async () => {
+    const cli = await startCli(['--port', '0', '--log-level', 'silent', '--rate-limit', '3/1', '--clock', '2025-01-01T00:00:00.000Z'])
+    try {
+      const auth = freshTenant()
+      const statuses: number[] = []
+      let policy = ''
+      for (let i = 0; i < 5; i++) {
+        const res = await request(cli.url).get('/v2/subscribers/demo-subscriber-1').set(auth)
+        statuses.push(res.status)
+        policy = res.headers['ratelimit-policy'] as string
+      }
+      // The tenant's clock is frozen: no token comes back between the calls, however slow the machine.
+      expect(statuses).toEqual([200, 200, 200, 200, 429])
+      expect(policy).toMatch(/^3;w=1;burst=4;/)
+    } finally {
+      await cli.stop()
+    }
   })
 })
 
@@ -177,6 +210,47 @@ describe('novu-mock validate-fixtures', () => {
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(message)
+  })
+
+  it('is a usage error (exit 2) for a folder of no recognised file, naming every name it looks for', async () => {
+    const dir = folder({ 'subscriber.json': JSON.stringify([subscriber]) })
+    for (const args of [['validate-fixtures', dir], ['--port', '0', '--fixtures', dir]]) {
+      const { code, stdout, stderr } = await runCli(args)
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+      expect(stderr).toBe(
+        `novu-mock: ${dir}: no fixtures file in this folder (it holds subscriber.json); a fixtures folder holds one or more of subscribers.json, integrations.json, channelConnections.json, messages.json, workflows.json, or give one state file as seed --out writes\n`,
+      )
+    }
+  })
+
+  it('warns of a .json file beside recognised ones, naming it, and sets workflows.json aside with a note', async () => {
+    const dir = folder({ 'subscribers.json': JSON.stringify([subscriber]), 'subscriber.json': '[]', 'workflows.json': '[{"name": "welcome"}]' })
+    const { code, stdout, stderr } = await runCli(['validate-fixtures', dir])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`OK ${dir} (subscribers.json, workflows.json): starts with 51 subscribers, 9 integrations, 120 channel connections, 253 messages (merge)\n`)
+    expect(stderr.split('\n')).toEqual([
+      `novu-mock: warning: ${join(dir, 'subscriber.json')}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json, set aside)`,
+      `novu-mock: warning: ${join(dir, 'workflows.json')}: 1 record read and set aside: this version of novu-mock keeps no workflows`,
+      '',
+    ])
+  })
+
+  it('reports every problem of every record and file at once, one line each', async () => {
+    const { deleted: _deleted, ...noDeleted } = subscriber
+    const records = [{ ...noDeleted, updatedAt: 'yesterday' }, { ...subscriber, _id: '65f000000000000000000002', subscriberId: 'user-2', firstName: 7 }]
+    const dir = folder({ 'subscribers.json': JSON.stringify(records), 'messages.json': '[{' })
+    const { code, stderr } = await runCli(['validate-fixtures', dir])
+    expect(code).toBe(1)
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(4)
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^novu-mock: .*messages\.json: .*JSON/),
+        expect.stringMatching(/subscribers\.json: record 0 \(65f000000000000000000001\), field \/: must have required property 'deleted'$/),
+        expect.stringMatching(/subscribers\.json: record 0 \(65f000000000000000000001\), field \/updatedAt: must match format "date-time"$/),
+        expect.stringMatching(/subscribers\.json: record 1 \(65f000000000000000000002\), field \/firstName: must be string,null$/),
+      ]),
+    )
   })
 
   it('exits 1 for a folder that does not exist', async () => {

@@ -88,10 +88,10 @@ describe('options: flag > env > config file > default', () => {
   })
 
   it('names where a bad value was set: the flag, the variable, or the config file\'s key', () => {
-    expect(usageError([], { NOVU_MOCK_PORT: 'abc' })).toBe('NOVU_MOCK_PORT must be a whole number of at least 0, got "abc"')
-    expect(usageError([], { PORT: 'abc' })).toBe('PORT must be a whole number of at least 0, got "abc"')
-    expect(usageError(['--port', 'abc'], { NOVU_MOCK_PORT: '4011' })).toBe('--port must be a whole number of at least 0, got "abc"')
-    expect(usageError(['--port', ''])).toBe('--port must be a whole number of at least 0, got ""')
+    expect(usageError([], { NOVU_MOCK_PORT: 'abc' })).toBe('NOVU_MOCK_PORT must be a whole number from 0 to 65535, got "abc"')
+    expect(usageError([], { PORT: 'abc' })).toBe('PORT must be a whole number from 0 to 65535, got "abc"')
+    expect(usageError(['--port', 'abc'], { NOVU_MOCK_PORT: '4011' })).toBe('--port must be a whole number from 0 to 65535, got "abc"')
+    expect(usageError(['--port', ''])).toBe('--port must be a whole number from 0 to 65535, got ""')
     expect(usageError([], {}, dirWithConfig({ subscribers: 1 }))).toBe('novu-mock.config.json: "subscribers" must be a whole number of at least 2, got "1"')
     expect(usageError([], { NOVU_MOCK_LOG_LEVEL: 'loud' })).toBe('NOVU_MOCK_LOG_LEVEL must be one of debug, info, warn, error, silent, got "loud"')
     expect(usageError([], { NOVU_MOCK_RATE_LIMIT: 'fast' })).toMatch(/^NOVU_MOCK_RATE_LIMIT must look like 100\/1/)

@@ -72,6 +72,16 @@ describe('a form body (curl -d), parsed as the live service parses it', () => {
     expect((await lastEntry(auth)).requestBody).toEqual({ messageId: M1, markAs: 'read' })
   })
 
+  it('says in the journal, not in the body, that the body was read as a form for want of a JSON type (curl -d without -H)', async () => {
+    const auth = freshTenant()
+    // What `curl -d '{"messageId":…}'` sends: curl's default type for -d is a form.
+    const res = await send('post', MARK_AS, auth, FORM, JSON.stringify({ messageId: [M1], markAs: 'read' }))
+    expect(res.status).toBe(422)
+    await expectContract('markMessagesAs', res)
+    expect(JSON.stringify(res.body)).not.toMatch(/form/)
+    expect(await lastEntry(auth)).toMatchObject({ status: 422, note: expect.stringMatching(/^body read as a form \(application\/x-www-form-urlencoded\) because no JSON content type was sent/) })
+  })
+
   it('is a 400 nested deeper than the parser reads, never a 5xx', async () => {
     const res = await send('post', MARK_AS, freshTenant(), FORM, `markAs${'[a]'.repeat(40)}=read`)
     expect(res.status).toBe(400)

@@ -206,7 +206,8 @@ describe('GET /v1/channel-connections', () => {
   it.each(['providerId=carrier-pigeon', 'providerId='])('%s: 422 listing every provider of the document', async (query) => {
     const res = await list(query, 422)
     const [message] = res.body.errors.general.messages as string[]
-    expect(message).toMatch(/^providerId must be one of the following values: emailjs, mailgun, .*, chat-webhook, service-slack$/)
+    // The interface's values, then Novu 3.19's that it lacks (docs/behaviour.md §2.4).
+    expect(message).toMatch(/^providerId must be one of the following values: emailjs, mailgun, .*, chat-webhook, service-slack, anypost, .*, telegram, sendblue, anthropic, .*, tool-webhook$/)
   })
 
   it('422 lists every broken parameter, one message each, in one general entry', async () => {

@@ -134,7 +134,8 @@ describe('Prefer: what cannot be honoured is a 422 under general', () => {
     ['code=abc', 'Prefer code=abc cannot be honoured: getSubscriber documents no status abc'],
     ['delay=soon', 'Prefer delay=soon cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
     ['delay=60001', 'Prefer delay=60001 cannot be honoured: delay takes a whole number of milliseconds from 0 to 60000'],
-    ['example=nope', 'Prefer code=200 cannot be honoured: the document has no example named "nope" for getSubscriber 200 (it names grace, deleted)'],
+    ['example=nope', 'Prefer example=nope cannot be honoured: the document has no example named "nope" for getSubscriber 200 (it names grace, deleted)'],
+    ['example=nope, code=200', 'Prefer example=nope, code=200 cannot be honoured: the document has no example named "nope" for getSubscriber 200 (it names grace, deleted)'],
   ])('refuses Prefer: %s, naming what it accepts', async (prefer, message) => {
     expect(await refusal(await getSubscriber(freshTenant(), 422, prefer))).toBe(message)
   })
@@ -143,7 +144,7 @@ describe('Prefer: what cannot be honoured is a 422 under general', () => {
 describe('Prefer: example= names the examples the operation has', () => {
   it('says when the operation names none', async () => {
     const res = await markAs(freshTenant(), { messageId: M6, markAs: 'read' }, 422, { Prefer: 'example=foo' })
-    expect(res.body.errors.general.messages).toEqual(['Prefer code=201 cannot be honoured: the document has no example named "foo" for markMessagesAs 201 (it names none)'])
+    expect(res.body.errors.general.messages).toEqual(['Prefer example=foo cannot be honoured: the document has no example named "foo" for markMessagesAs 201 (it names none)'])
   })
 
   it.each(['grace', 'deleted'])('answers with each example it names (%s)', async (name) => {

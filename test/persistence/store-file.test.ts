@@ -12,6 +12,9 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 
 const SQLITE_HEADER = 'SQLite format 3\0'
+/** util-linux's setpriv (essential in Debian): runs a command as root without the capabilities that override file permissions. */
+const SETPRIV = '/usr/bin/setpriv'
+const WITHOUT_OVERRIDES = '-dac_override,-dac_read_search'
 const seedState = async (options: { seed?: number; volumes?: { subscribers: number; channelConnections: number } } = {}) =>
   (await createApp({ logLevel: 'silent', ...options })).locals.seed
 
@@ -101,15 +104,16 @@ describe('the --db file', () => {
     expect((await appendToken(first.url, freshTenant(), 'written')).status).toBe(200)
     await first.close()
     chmodSync(db, 0o444)
-    // Root may write any file: the start runs as nobody, the file and its folder being root's.
+    chmodSync(dirname(db), 0o555)
+    // Root may write any file: as root the start runs without the capabilities that let it. Still
+    // root, it reads the checkout wherever it is (a folder under a 0700 parent, as /root is).
     const asRoot = process.getuid?.() === 0
-    if (!asRoot) chmodSync(dirname(db), 0o555)
-    else chmodSync(dirname(db), 0o755)
-    const child = spawn('node', [BIN, '--port', '0', '--db', db], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+    const command = asRoot ? [SETPRIV, '--inh-caps', WITHOUT_OVERRIDES, '--bounding-set', WITHOUT_OVERRIDES, '--', 'node'] : ['node']
+    const child = spawn(command[0]!, [...command.slice(1), BIN, '--port', '0', '--db', db], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => void (stderr += String(chunk)))
     const [code] = (await once(child, 'exit')) as [number]
-    if (!asRoot) chmodSync(dirname(db), 0o755)
+    chmodSync(dirname(db), 0o755)
     expect(code).toBe(1)
     expect(stderr).toMatch(new RegExp(`^novu-mock: ${db}: cannot write \\(.+\\); --db needs a file it may write, in a folder it may write \\(for ${db}-wal\\)\\n$`))
   })

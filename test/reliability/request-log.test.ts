@@ -45,6 +45,13 @@ describe('the request log (pino, JSON lines)', () => {
     expect(log.lines.at(-1)!.endsWith('}\n')).toBe(true)
   })
 
+  it('says on the line of a call whose body was read as a form that no JSON content type was sent', async () => {
+    const line = await lineFor(() =>
+      request(server.url).post(`/v1/subscribers/${ADA}/messages/mark-as`).set('Authorization', `ApiKey key-${crypto.randomUUID()}`).type('form').send('{"messageId":"x","markAs":"read"}'),
+    )
+    expect(line).toMatchObject({ status: 422, note: expect.stringMatching(/read as a form .*because no JSON content type was sent/) })
+  })
+
   it('logs routes outside the operations too, without an operationId or tenant', async () => {
     const line = await lineFor(() => request(server.url).get('/v9/nothing'))
     expect(line).toMatchObject({ method: 'GET', path: '/v9/nothing', status: 404 })

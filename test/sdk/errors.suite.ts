@@ -150,15 +150,21 @@ export function errorsSuite(mode: string, options: AppOptions): void {
       expect(error.errors['general']?.messages).toEqual([message])
     })
 
-    // Values the SDK's enums list and the interface does not: the mock follows the interface.
+    // Values the SDK's enums list and the interface does not: the mock follows the interface, but
+    // for providerId, where it takes Novu 3.19's values too (docs/behaviour.md §2.1, §2.4).
     it.each([
-      ['providerId', 'telegram', (n: Novu) => n.subscribers.credentials.append({ providerId: 'telegram', credentials: {} }, ADA), /^providerId must be a valid provider ID$/],
       ['channel', 'tool', (n: Novu) => n.channelConnections.list({ channel: 'tool' }), /^channel must be one of the following values: in_app, email, sms, chat, push$/],
-      ['providerId', 'novu-sms', (n: Novu) => n.channelConnections.list({ providerId: 'novu-sms' }), /^providerId must be one of the following values: emailjs, /],
     ] as const)('422 ValidationErrorDto: the SDK-only %s %s', async (_field, _value, call, message) => {
       const error = await sdkError(call(sdkClient(server.url).novu), ValidationErrorDto, 422)
       expect(Object.keys(error.errors)).toEqual(['general'])
       expect(error.errors['general']).toMatchObject({ value: 'No Value Recorded', messages: [expect.stringMatching(message)] })
+    })
+
+    it('takes the providerIds Novu 3.19 adds, which the SDK sends: telegram, novu-sms', async () => {
+      const { novu } = sdkClient(server.url)
+      const error = await sdkError(novu.subscribers.credentials.append({ providerId: 'telegram', credentials: {} }, ADA), ErrorDto, 400)
+      expect(error.message).toMatch(/do not have active telegram integration\.$/)
+      await expect(novu.channelConnections.list({ providerId: 'novu-sms' })).resolves.toMatchObject({ result: { data: [] } })
     })
 
     it('a markAs outside the four values never leaves the SDK (its closed enum refuses it)', async () => {

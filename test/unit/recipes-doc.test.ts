@@ -25,6 +25,14 @@ describe('docs/recipes.md', () => {
     expect(blocks.filter((block) => block.source === undefined).map((block) => block.code)).toEqual([])
   })
 
+  it('imports every SDK error class it uses, from the path that resolves under nodenext', () => {
+    const code = blocks.map((block) => block.code).join('\n')
+    for (const name of ['SDKError', 'ErrorDto', 'ValidationErrorDto']) {
+      if (!new RegExp(`\\b${name}\\b`).test(code)) continue
+      expect(code).toMatch(new RegExp(`^import \\{[^}]*\\b${name}\\b[^}]*\\} from '@novu/api/models/errors/index\\.js'$`, 'm'))
+    }
+  })
+
   it.each(blocks.filter((block) => block.source !== undefined).map((block) => [block.source!, block.code]))('quotes %s as it stands', (source, code) => {
     expect(unindented(readFileSync(join(REPO, source), 'utf8'))).toContain(unindented(code))
   })

@@ -90,6 +90,55 @@ describe('verify against a server that answers off the contract', () => {
   })
 })
 
+describe('verify against a target with a base path (a gateway’s prefix)', () => {
+  let mock: MockServer
+  let gateway: Server
+  let url: string
+  beforeAll(async () => {
+    mock = await startTestServer()
+    // Forwards /novu/* to the mock, as a gateway does; every other path is its own HTML 404.
+    gateway = createServer((req, res) => {
+      if (!req.url?.startsWith('/novu/')) return void res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Not Found</h1>')
+      req.url = req.url.slice('/novu'.length)
+      mock.app(req, res)
+    }).listen(0, '127.0.0.1')
+    await once(gateway, 'listening')
+    url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => gateway.close(() => resolve()))
+    await mock.close()
+  })
+  const verify = (target: string) =>
+    promisify(execFile)('node', ['bin/novu-mock.js', 'verify', '--target', target, '--api-key', `k-${crypto.randomUUID()}`]).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    )
+
+  it('sends every probe under the base path, with or without a trailing slash', async () => {
+    for (const target of [`${url}/novu`, `${url}/novu/`]) {
+      const results = await verifyTarget((await loadContracts()).api, options(target, true))
+      expect(results.filter((r) => !r.passed)).toEqual([])
+      expect(results.every((r) => r.path.startsWith('/novu/'))).toBe(true)
+    }
+    const { code, stdout } = await verify(`${url}/novu`)
+    expect(code).toBe(0)
+    expect(stdout).toContain(`PASS retrieve a subscriber (GET /novu/v2/subscribers/demo-subscriber-1 -> 200)`)
+  })
+
+  it('fails in one line when the target answers no probe as the Novu API would (HTML, or 404 on every path)', async () => {
+    const atRoot = await verify(url)
+    expect({ code: atRoot.code, stdout: atRoot.stdout }).toEqual({ code: 1, stdout: '' })
+    expect(atRoot.stderr).toBe(
+      `novu-mock: ${url}: answered no probe as the Novu API would (status 404, never JSON; e.g. GET /v2/subscribers/demo-subscriber-1 -> 404); check --target (its base path included) and --api-key; nothing was checked\n`,
+    )
+    // The mock's own API reference: JSON 404s on every path below it.
+    const reference = await verify(`${mock.url}/docs`)
+    expect(reference.code).toBe(1)
+    expect(reference.stderr).toMatch(/^novu-mock: .*\/docs: answered no probe as the Novu API would \(status 404; e\.g\. GET \/docs\/v2\/subscribers\/demo-subscriber-1 -> 404\).*\n$/)
+  })
+})
+
 describe('verify against a server that does not answer', () => {
   const verify = (target: string, ...extra: string[]) =>
     promisify(execFile)('node', ['bin/novu-mock.js', 'verify', '--target', target, '--api-key', 'k', ...extra]).then(

@@ -7,8 +7,14 @@ const CHANNEL_ORDER = ['email', 'sms', 'push', 'chat', 'in_app']
 /** An ISO time to the minute, for a table cell; the row's JSON has it whole. */
 const minute = (time) => (typeof time === 'string' ? time.slice(0, 16).replace('T', ' ') : time)
 
-/** The end of a 24-character id, which tells the seeded ones apart; hovered, the whole id. */
-const idTail = (id) => element('span', { title: id }, [`…${String(id).slice(-6)}`])
+/**
+ * A 24-character id by its two ends: ObjectIds of different subscribers differ at the start
+ * (64f2… and 64f3…) and those of one subscriber at the end. Hovered, the whole id.
+ */
+const idEnds = (id) => {
+  const text = String(id)
+  return element('span', { title: text }, [text.length > 14 ? `${text.slice(0, 6)}…${text.slice(-6)}` : text])
+}
 
 const deviceTokenCount = (subscriber) => (subscriber.channels ?? []).reduce((sum, channel) => sum + (channel.credentials?.deviceTokens?.length ?? 0), 0)
 
@@ -61,7 +67,7 @@ export const subscriberIds = new Map()
 
 export const MESSAGES = {
   columns: [
-    { title: '_id', value: (m) => idTail(m._id), className: 'id' },
+    { title: '_id', value: (m) => idEnds(m._id), className: 'id' },
     { title: 'subscriberId', value: (m) => subscriberIds.get(m._subscriberId) ?? m._subscriberId },
     { title: 'channel', value: (m) => m.channel },
     { title: 'seen', value: (m) => m.seen, className: 'seen' },

@@ -7,7 +7,7 @@ export function renderTenants(root, tenants, { current, pick }) {
   const items = tenants.map((tenant) => {
     const notes = [`${tenant.calls} call${tenant.calls === 1 ? '' : 's'}`, tenant.created ? 'created' : '', tenant.kept ? 'kept' : 'droppable']
     const pickIt = button([element('span', { class: 'key' }, [tenant.apiKey]), element('span', { class: 'hint' }, [notes.filter(Boolean).join(' · ')])], () => pick(tenant.apiKey))
-    pickIt.title = tenant.kept ? 'Never dropped at the tenant bound' : 'Only read so far: the tenant bound may drop it (it comes back identical from its seed)'
+    pickIt.title = tenant.kept ? 'Kept: has state of its own; released at the tenant bound, it loses its changes unless --db or --redis stores them' : 'Droppable: only read so far; released at the tenant bound, it comes back identical from its seed'
     return element('li', { 'data-key': tenant.apiKey, 'aria-current': tenant.apiKey === current ? 'true' : undefined }, [pickIt])
   })
   if (items.length === 0) items.push(element('li', { class: 'hint' }, ['None yet: make a call with Authorization: ApiKey <key>.']))

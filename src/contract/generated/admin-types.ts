@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Answers once the server answers API calls, naming where the state is kept; needs no header, open on every host. With `--redis`, answers 503 while Redis cannot be reached (the API's calls answer 503 then too), and 200 again once it can.
+         * @description Answers once the server answers API calls, naming where the state is kept; needs no header, open on every host. Answers 503, with `status: unavailable` and `storeState` naming the store's state, while the store cannot answer: with `--redis`, a Redis that cannot be reached, or a Redis Cluster whose slots are not all served (a master down and no replica promoted: `CLUSTERDOWN`); with `--db`, a file that cannot be read. The API's calls answer 503 then too; health answers 200 again once the store does, so a container health check sees the outage.
          */
         get: operations["getHealth"];
         put?: never;
@@ -700,7 +700,7 @@ export interface components {
             truncated?: boolean;
             /** @description Contract violations of the answer, if any */
             violations?: Record<string, unknown>[];
-            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty */
+            /** @description What the mock did that the other fields do not show: `body ignored for its content type (text/plain)` when a body that is neither JSON nor a form was read as empty; `body read as a form (application/x-www-form-urlencoded) because no JSON content type was sent; …` when a form was read (what `curl -d` sends without `-H 'Content-Type: application/json'`) and the call was refused: its 422 alone would not say why the fields are missing */
             note?: string;
         };
         /** @description Recorded calls, oldest first */
@@ -766,10 +766,12 @@ export interface components {
          */
         Health: {
             /**
-             * @description `ok` once the server answers API calls; `unavailable` while its store cannot be reached
+             * @description `ok` once the server answers API calls; `unavailable` while its store cannot answer (`storeState` says why)
              * @enum {string}
              */
             status: "ok" | "unavailable";
+            /** @description With `status: unavailable` only: the store's state, `unreachable: no answer to PING` (Redis down or cut off), or `cannot answer: ` and what the store answered a read (`CLUSTERDOWN …` for a Redis Cluster whose slots are not all served) */
+            storeState?: string;
             /**
              * @description Where the state is kept: in memory (the default), in the `--db` SQLite file, or in the Redis of `--redis`, shared by every instance on it (`redis-cluster` when that Redis is a node of a Redis Cluster)
              * @enum {string}
@@ -861,10 +863,10 @@ export interface components {
             messages: components["schemas"]["StoredMessage"][];
         };
         /**
-         * @description Provider of a subscriber's channel credentials (chat and push providers)
+         * @description Provider of a subscriber's channel credentials (chat and push providers): the interface's values and those of Novu 3.19's `ChatOrPushProviderEnum`, which the live service and the SDK 3.19.1 accept (`line`, `novu-slack`, `sendblue`, `telegram`, `webex-messaging`); `service-slack` is the interface's alone
          * @enum {string}
          */
-        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
+        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue";
         /** @description Credentials payload for a subscriber's provider (all fields optional). Other fields are accepted in a request and ignored (not stored); an answer holds only these */
         ChannelCredentials: {
             /** @description Webhook URL used by chat integrations, obtained from the chat provider */
@@ -1132,10 +1134,10 @@ export interface components {
             conditions?: components["schemas"]["StepFilter"][];
         };
         /**
-         * @description Provider of a channel connection, and of the `providerId` list filter
+         * @description Provider of a channel connection, and of the `providerId` list filter: the interface's values and those of Novu 3.19's `ProvidersIdEnum`, which the live service and the SDK 3.19.1 accept (`telegram`, `line`, `novu-email`, `anthropic`, …); the `service-*` values are the interface's alone
          * @enum {string}
          */
-        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack";
+        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "anypost" | "novu-email" | "novu-email-agent" | "novu-sms" | "ruach-sms" | "novu" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue" | "anthropic" | "novu-anthropic" | "anthropic-aws" | "pagerduty" | "opsgenie" | "tool-webhook";
         /** @description Workspace at the provider */
         Workspace: {
             /** @description Workspace identifier */
@@ -1775,9 +1777,9 @@ export interface components {
     parameters: {
         /** @description Name of the snapshot */
         SnapshotName: components["schemas"]["SnapshotName"];
-        /** @description Cursor; fetch results after it */
+        /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         After: string;
-        /** @description Cursor; fetch results before it */
+        /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         Before: string;
         /** @description Number of items to return; maximum 100 */
         Limit: number;
@@ -1827,22 +1829,13 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The store cannot be reached; the server answers 503 to the API's calls until it can */
+            /** @description The store cannot answer (unreachable, or a Redis Cluster with slots not served); the server answers 503 to the API's calls until it can */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "unavailable",
-                     *       "store": "redis",
-                     *       "version": "0.1.0",
-                     *       "uptimeSeconds": 125.5,
-                     *       "adminAccess": "open"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -2256,9 +2249,9 @@ export interface operations {
     pageChannelConnections: {
         parameters: {
             query?: {
-                /** @description Cursor; fetch results after it */
+                /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 after?: components["parameters"]["After"];
-                /** @description Cursor; fetch results before it */
+                /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 before?: components["parameters"]["Before"];
                 /** @description Number of items to return; maximum 100 */
                 limit?: components["parameters"]["Limit"];

@@ -109,20 +109,20 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Provider of a subscriber's channel credentials (chat and push providers)
+         * @description Provider of a subscriber's channel credentials (chat and push providers): the interface's values and those of Novu 3.19's `ChatOrPushProviderEnum`, which the live service and the SDK 3.19.1 accept (`line`, `novu-slack`, `sendblue`, `telegram`, `webex-messaging`); `service-slack` is the interface's alone
          * @enum {string}
          */
-        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio";
+        SubscriberCredentialProvider: "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue";
         /**
          * @description Delivery channel
          * @enum {string}
          */
         ChannelType: "in_app" | "email" | "sms" | "chat" | "push";
         /**
-         * @description Provider of a channel connection, and of the `providerId` list filter
+         * @description Provider of a channel connection, and of the `providerId` list filter: the interface's values and those of Novu 3.19's `ProvidersIdEnum`, which the live service and the SDK 3.19.1 accept (`telegram`, `line`, `novu-email`, `anthropic`, …); the `service-*` values are the interface's alone
          * @enum {string}
          */
-        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack";
+        ChannelConnectionProvider: "emailjs" | "mailgun" | "mailjet" | "mandrill" | "nodemailer" | "postmark" | "sendgrid" | "sendinblue" | "ses" | "netcore" | "infobip-email" | "resend" | "plunk" | "mailersend" | "mailtrap" | "clickatell" | "outlook365" | "service-email" | "sparkpost" | "email-webhook" | "braze" | "service-email-agent" | "nexmo" | "plivo" | "sms77" | "sms-central" | "sns" | "telnyx" | "twilio" | "gupshup" | "firetext" | "infobip-sms" | "burst-sms" | "bulk-sms" | "isend-sms" | "forty-six-elks" | "kannel" | "maqsam" | "termii" | "africas-talking" | "service-sms" | "sendchamp" | "generic-sms" | "clicksend" | "bandwidth" | "messagebird" | "simpletexting" | "azure-sms" | "ring-central" | "brevo-sms" | "eazy-sms" | "mobishastra" | "afro-message" | "unifonic" | "smsmode" | "imedia" | "sinch" | "isendpro-sms" | "cm-telecom" | "fcm" | "apns" | "expo" | "one-signal" | "pushpad" | "push-webhook" | "pusher-beams" | "appio" | "service" | "slack" | "discord" | "msteams" | "mattermost" | "ryver" | "zulip" | "grafana-on-call" | "getstream" | "rocket-chat" | "whatsapp-business" | "chat-webhook" | "service-slack" | "anypost" | "novu-email" | "novu-email-agent" | "novu-sms" | "ruach-sms" | "novu" | "webex-messaging" | "line" | "novu-slack" | "telegram" | "sendblue" | "anthropic" | "novu-anthropic" | "anthropic-aws" | "pagerduty" | "opsgenie" | "tool-webhook";
         /** @description An identifier of 24 hexadecimal characters */
         ObjectId: string;
         /**
@@ -1259,16 +1259,16 @@ export interface components {
     parameters: {
         /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
         Prefer: string;
-        /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+        /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
         IdempotencyKey: string;
         /**
          * @description The caller's identifier of the subscriber
          * @example demo-subscriber-1
          */
         SubscriberIdPath: string;
-        /** @description Cursor; fetch results after it */
+        /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         After: string;
-        /** @description Cursor; fetch results before it */
+        /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
         Before: string;
         /** @description Number of items to return; maximum 100 */
         Limit: number;
@@ -1320,7 +1320,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
@@ -1371,7 +1371,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
@@ -1416,7 +1416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
@@ -1463,9 +1463,9 @@ export interface operations {
     listChannelConnections: {
         parameters: {
             query?: {
-                /** @description Cursor; fetch results after it */
+                /** @description Cursor; fetch results after it. Rules kept in code, not in this schema: given together with `before`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 after?: components["parameters"]["After"];
-                /** @description Cursor; fetch results before it */
+                /** @description Cursor; fetch results before it. Rules kept in code, not in this schema: given together with `after`, the call is a 400 `Cannot specify both "before" and "after" cursors at the same time.`, checked before any cursor is looked up; an empty value is no cursor; an unknown or malformed cursor answers an empty page (`data: []`, both cursors null, `totalCount: 0`), not an error. */
                 before?: components["parameters"]["Before"];
                 /** @description Number of items to return; maximum 100 */
                 limit?: components["parameters"]["Limit"];
@@ -1489,7 +1489,7 @@ export interface operations {
                 connectionMode?: components["parameters"]["ConnectionModeQuery"];
             };
             header?: {
-                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];
@@ -1527,7 +1527,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Keys longer than 255 characters are answered with 400. */
+                /** @description Key for idempotent retries of POST and PATCH requests (ignored on GET). Rules kept in code, not in this schema: a key longer than 255 characters is a 400; an empty one is no key; the same key with another body is a 422, and while its first call is under way a 409. */
                 "idempotency-key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Mock only (as Prism users know it): `code=<status>` answers with that documented status without running the operation or changing state; `example=<name>` answers with that named example of the success response; `delay=<ms>` (0 to 60000) delays the answer. Several may be combined, separated by commas. Preferences the mock does not know (`return=minimal`, `respond-async`, …) are ignored, as RFC 7240 asks; the ones it honoured are named in the `Preference-Applied` header of the answer. A known preference with a value the mock cannot honour (an undocumented code, a delay out of range, an example the document does not name) is a 422. */
                 Prefer?: components["parameters"]["Prefer"];

@@ -35,19 +35,22 @@ export function parsePrefer(header: string | undefined, operation: Operation): P
   // The success asked for by its code alone, where the document has no example (Novu's): the operation's own answer, generated.
   if (preference.code === operation.successStatus && preference.example === undefined && operation.example(status) === undefined) delete preference.code
   else if (problems.length === 0 && (preference.example !== undefined || (preference.code !== undefined && status < 300)) && operation.example(status, preference.example) === undefined) {
-    problems.push(noExample(operation, status, preference.example))
+    problems.push(noExample(operation, status, preference.example, applied))
   }
   if (problems.length > 0) throw generalProblem(problems)
   if (applied.length > 0) preference.applied = applied.join(', ')
   return preference
 }
 
-/** Why an example cannot be answered, naming those the document has, so that a typo shows its fix. */
-function noExample(operation: Operation, status: number, name: string | undefined): string {
+/**
+ * Why an example cannot be answered, naming those the document has, so that a typo shows its fix.
+ * It quotes the preferences as sent (`sent`): a status the caller never wrote would mislead.
+ */
+function noExample(operation: Operation, status: number, name: string | undefined, sent: readonly string[]): string {
   const names = operation.exampleNames(status)
   const which = name === undefined ? 'example' : `example named "${name}"`
   const has = names.length === 0 ? 'it names none' : `it names ${names.join(', ')}`
-  return `Prefer code=${status} cannot be honoured: the document has no ${which} for ${operation.operationId} ${status} (${has})`
+  return `Prefer ${sent.join(', ')} cannot be honoured: the document has no ${which} for ${operation.operationId} ${status} (${has})`
 }
 
 /** Records one known preference; what it cannot honour, when it cannot. */
