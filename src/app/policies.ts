@@ -94,3 +94,14 @@ export function tenantClocks(config: ServerConfig, policies: Policies, realNow: 
   }
   return new TenantClocks({ keeper, start: config.clock, realNow, onRewind })
 }
+
+/** What the policies hold in this process for the tenants, as the memory budget counts it (docs/behaviour.md §3). */
+export function policyBytes(policies: () => Policies | undefined) {
+  return {
+    total: () => {
+      const held = policies()
+      return (held?.faults.heldBytes ?? 0) + (held?.idempotency.heldBytes ?? 0)
+    },
+    of: (tenant: string) => policies()?.faults.bytesOf?.(tenant) ?? 0,
+  }
+}
