@@ -163,7 +163,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
-  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist })
+  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: (tenant, bytes, what) => makeRoom(tenant, bytes, what) })
 
   const store: Store = {
     open(tenant) {
