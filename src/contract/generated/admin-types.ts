@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getState"];
         /**
          * Replace the tenant's stored state
-         * @description Replaces the tenant's state after validating every record and the invariants (one primary per channel and environment, the primary is active, no duplicate ids). An invalid state is answered with 422 naming the record; nothing is changed. Bodies may be up to 64 MiB.
+         * @description Replaces the tenant's state after validating every record and the invariants (one primary per channel and environment, the primary is active, no duplicate ids). An invalid state is answered with 422 naming the record; nothing is changed. Bodies may be up to 64 MiB. A state larger than the whole memory budget (`--memory-budget`) is a 413 before anything is built; one that no release of other tenants makes room for, a 503 with `Retry-After`, nothing changed.
          */
         put: operations["putState"];
         post?: never;
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Save the tenant's state under a name
-         * @description Keeps the tenant's current records under `name` (replacing a snapshot of that name). Snapshots share records with the live state, so saving and restoring cost next to nothing.
+         * @description Keeps the tenant's current records under `name` (replacing a snapshot of that name). Snapshots share records with the live state, so saving and restoring cost next to nothing; once the state moves on, what a snapshot keeps counts against the memory budget.
          */
         post: operations["saveSnapshot"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Add a fault rule
-         * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win.
+         * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win. A tenant holds at most 100 rules and 1 MiB of them (their JSON as listed): 422 beyond.
          */
         post: operations["addFault"];
         /**
