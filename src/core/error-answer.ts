@@ -3,7 +3,8 @@ import { AnsweredOtherwise, type Answer } from '../answer/answer.ts'
 import { errorBody } from '../answer/error-body.ts'
 import type { Logger } from '../log/logger.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
-import { LargerThanBudget, MemoryBudgetExceeded, StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
+import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
+import { LargerThanBudget, MemoryBudgetExceeded } from '../store/memory-budget.ts'
 
 /** What an error answer needs to know of its request: the method, and the URL as sent. */
 export interface ErrorLine {

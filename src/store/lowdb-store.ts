@@ -3,7 +3,8 @@ import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
 import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
 import { VersionConflict } from './redis/shared-tenants.ts'
-import { LargerThanBudget, MemoryBudgetExceeded, type SeedSpec, type StateCounts, type Store } from './store.ts'
+import type { SeedSpec, StateCounts, Store } from './store.ts'
+import { forgetOldSeeds, keepLast, LargerThanBudget, memoryBudget, type BudgetParts } from './memory-budget.ts'
 import { averagesOf, stateBytesSteps, withBytes } from './memory/held-bytes.ts'
 import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
 import { TenantMemory } from './memory/tenant-memory.ts'
@@ -32,11 +33,8 @@ export interface LowdbStoreOptions {
   /** The counts a seed's options make (seed-options.ts), known before it is made. */
   countsOfSeed?: ((spec: SeedSpec) => StateCounts) | undefined
   /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
-  policyBytes?: { total(): number; of(tenant: string): number } | undefined
+  policyBytes?: BudgetParts['policyBytes']
 }
-
-/** Seed options of created tenants kept in memory alone, once released: the least recently used forgotten beyond (docs/behaviour.md §3). */
-export const MAX_KEPT_SEEDS = 10_000
 
 /**
  * The store port on lowdb's Low<StoreData> in memory (tenant-memory.ts): the read path, with no
@@ -71,7 +69,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   }
   const idle = (tenant: string): boolean => !queues.has(tenant)
   const nextSeq = ((last) => () => ++last)(saved.maxSeq)
-  const source = sourceOf({ memory, saved, serialized, idle, nextSeq, room: (tenant, next) => makeRoom(tenant, memory.bytesIf(tenant, { data: next }) - memory.bytesOf(tenant), 'Change') })
+  const source = sourceOf({ memory, saved, serialized, idle, nextSeq, room: (tenant, next) => budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'Change') })
   const { current, write: persist, peek: stored } = source
 
   /** A change of the tenant, after its earlier ones. */
@@ -81,30 +79,11 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const admit = (tenant: string, call: boolean): boolean => {
     const { created, evicted } = registry.admit(tenant, call)
     if (evicted !== undefined) release(evicted, false)
-    const spec = created && seedSpecs.get(tenant)
-    // Used again: the last its kept seed options are forgotten.
-    if (spec) seedSpecs.delete(tenant), seedSpecs.set(tenant, spec)
+    if (created) keepLast(seedSpecs, tenant)
     return created
   }
 
-  const used = (): number => memory.heldBytes + (options.policyBytes?.total() ?? 0)
-  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + (options.policyBytes?.of(tenant) ?? 0)
-
-  /**
-   * Room for `bytes` more held for `tenant`: the least recently used other tenants that hold
-   * something and have no call in flight nor a change under way are released until they fit.
-   */
-  const makeRoom = (tenant: string, bytes: number, what: string): void => {
-    if (bytes <= 0 || used() + bytes <= budget) return
-    if (bytes > budget) throw new LargerThanBudget(what, bytes, budget)
-    for (const other of registry.releasable()) {
-      if (other === tenant || !idle(other) || heldFor(other) === 0) continue
-      release(other, false)
-      registry.countRelease()
-      if (used() + bytes <= budget) return
-    }
-    throw new MemoryBudgetExceeded(budget)
-  }
+  const budgeted = memoryBudget({ memory, budget, policyBytes: options.policyBytes, idle, release: (tenant) => release(tenant, false) })
 
   /** Lets go of the tenant's memory (it comes back from its seed or its store); `deleted`: its store forgot it too. */
   const release = (tenant: string, deleted: boolean): void => {
@@ -116,17 +95,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
     // With a store the options are stored; in memory alone they are all that brings the tenant back.
-    if (!source.durable) forgetOldSeeds()
-  }
-
-  /** Beyond MAX_KEPT_SEEDS, the seed options of the released tenants used least recently are forgotten. */
-  const forgetOldSeeds = (): void => {
-    if (seedSpecs.size <= MAX_KEPT_SEEDS) return
-    for (const tenant of seedSpecs.keys()) {
-      if (registry.has(tenant)) continue
-      seedSpecs.delete(tenant)
-      if (seedSpecs.size <= MAX_KEPT_SEEDS) return
-    }
+    if (!source.durable) forgetOldSeeds(seedSpecs, (kept) => registry.has(kept))
   }
 
   /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
@@ -163,7 +132,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
-  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: (tenant, bytes, what) => makeRoom(tenant, bytes, what) })
+  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: (tenant, bytes, what) => budgeted.makeRoom(tenant, bytes, what) })
 
   const store: Store = {
     open(tenant) {
@@ -209,7 +178,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
         // In slices: a large state leaves the other tenants' calls answered meanwhile.
         const rows = await inSlices(rowsOfState(seed, state, nextSeq))
         const next = await inSlices(overlaidSteps(seed, rows))
-        makeRoom(tenant, memory.bytesIf(tenant, { data: next }) - memory.bytesOf(tenant), 'State')
+        budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'State')
         await persist({ type: 'replace', tenant, rows })
         memory.apply(tenant, next)
       })
@@ -220,13 +189,13 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
       if (exists() || (await source.isStored(tenant))) return undefined
       // Room for it before it is made: its seed's counts say what it will hold.
       const bytes = memory.bytesOfSeed(spec)
-      makeRoom(tenant, bytes, 'Tenant')
+      budgeted.makeRoom(tenant, bytes, 'Tenant')
       const seed = withBytes(await tenantDataInSlices(await options.seedFor(spec)), bytes)
       // With a shared backend, one another process created or wrote exists too; and once it answered,
       // one this process made meanwhile.
       if (exists() || (await source.takenElsewhere(tenant)) || exists()) return undefined
       // Others may have grown while it was made.
-      makeRoom(tenant, bytes, 'Tenant')
+      budgeted.makeRoom(tenant, bytes, 'Tenant')
       admit(tenant, false)
       registry.markCreated(tenant)
       touch(tenant)
@@ -276,9 +245,9 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
     released: () => registry.released,
 
-    memory: () => ({ budget, used: used() }),
+    memory: budgeted.memory,
 
-    makeRoom,
+    makeRoom: budgeted.makeRoom,
 
     async tenants() {
       const held = memory.heldTenants()

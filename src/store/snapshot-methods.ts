@@ -47,7 +47,7 @@ export function snapshotMethods({ memory, registry, stored, serialized, current,
       return changing(tenant, async () => {
         const snapshot = { data: memory.dataOf(tenant), createdAt: at.toISOString() }
         // Nothing while it shares the tenant's records; what it keeps of them once they change counts then.
-        room(tenant, memory.bytesIf(tenant, { snapshot: [name, snapshot.data] }) - memory.bytesOf(tenant), 'Snapshot')
+        room(tenant, memory.growthIf(tenant, { snapshot: [name, snapshot.data] }), 'Snapshot')
         await persist({ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt })
         memory.keepSnapshot(tenant, name, snapshot)
         return infoOf(name, snapshot)

@@ -129,7 +129,7 @@ export interface MemoryPort {
   /**
    * Room for `bytes` more held for `tenant`: the least recently used other tenants with no call in
    * flight released until they fit. Throws MemoryBudgetExceeded when they cannot, LargerThanBudget
-   * when `bytes` alone pass the budget.
+   * when `bytes` alone pass the budget (memory-budget.ts).
    */
   makeRoom(tenant: string, bytes: number, what: string): void
 }
@@ -228,27 +228,6 @@ export class TenantLimitReached extends Error {
   constructor(readonly maxTenants: number) {
     super(`tenant limit of ${maxTenants} reached and every held tenant has a call under way`)
     this.name = 'TenantLimitReached'
-  }
-}
-
-/** Nothing more can be held: every tenant that could be released was, and `bytes` more would still pass the budget. */
-export class MemoryBudgetExceeded extends Error {
-  constructor(readonly budget: number) {
-    super(`memory budget of ${budget} bytes reached and every other tenant held has a call in flight`)
-    this.name = 'MemoryBudgetExceeded'
-  }
-}
-
-/** One import, creation or snapshot that alone would pass the whole budget (413). */
-export class LargerThanBudget extends Error {
-  constructor(
-    /** What it is, as the answer names it: `State`, `Tenant`, `Snapshot`. */
-    readonly what: string,
-    readonly bytes: number,
-    readonly budget: number,
-  ) {
-    super(`${what} of about ${bytes} bytes is larger than the memory budget (${budget} bytes)`)
-    this.name = 'LargerThanBudget'
   }
 }
 

@@ -98,6 +98,11 @@ export class TenantMemory {
     return bytes
   }
 
+  /** What the tenant's estimate would grow by with that change (bytesIf). */
+  growthIf(tenant: string, change: Parameters<TenantMemory['bytesIf']>[1]): number {
+    return this.bytesIf(tenant, change) - this.bytesOf(tenant)
+  }
+
   /** What a seed of these options will hold, known before it is made. */
   bytesOfSeed(spec: SeedSpec): number {
     return bytesOfCounts(this.countsOfSeed(spec), this.averages)
