@@ -4,6 +4,7 @@ import type { PutRecords } from './overlay.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
+import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
 
 /** Nothing put of a kind. */
 const NONE: ReadonlyMap<string, never> = new Map<string, never>()
@@ -59,11 +60,12 @@ export class PendingTransaction implements TenantTransaction {
   commit(): TenantData | undefined {
     const { subscribers, integrationChanges, messages, data } = this
     if (!subscribers && !integrationChanges && !messages) return undefined
-    return {
+    const bytes = afterChanges(afterChanges(afterChanges(bytesOfData(data), data.subscribers, subscribers), data.integrations, integrationChanges), data.messages, messages)
+    return withBytes({
       subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
       messages: messages ? LayeredMap.with(data.messages, messages) : data.messages,
       connections: data.connections,
-    }
+    }, bytes)
   }
 }
