@@ -65,6 +65,10 @@ export class ReadCapture {
         for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
       },
       message: (id) => noted('messages', view.message(id)),
+      // A search or a sweep reads the whole collection: noting each record would make its
+      // provider state the tenant itself. The records it changes are noted as they are read by id.
+      subscribers: () => view.subscribers(),
+      messages: () => view.messages(),
       connectionPage: (query) => {
         const page = view.connectionPage(query)
         for (const record of page.items) this.note('channelConnections', record._id, record)
@@ -79,6 +83,8 @@ export class ReadCapture {
       putSubscriber: (record) => tx.putSubscriber(record),
       putIntegration: (record) => tx.putIntegration(record),
       putMessage: (record) => tx.putMessage(record),
+      deleteSubscriber: (subscriberId) => tx.deleteSubscriber(subscriberId),
+      deleteMessage: (id) => tx.deleteMessage(id),
     }
   }
 }

@@ -1,15 +1,15 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
-import { LayeredMap } from './layered-map.ts'
+import { changed, LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
-/** The records a transaction put, by kind and id. */
+/** The records a transaction put, by kind and id; null: deleted. */
 export interface PutRecords {
-  subscribers: ReadonlyMap<string, object>
+  subscribers: ReadonlyMap<string, object | null>
   integrations: ReadonlyMap<string, object>
-  messages: ReadonlyMap<string, object>
+  messages: ReadonlyMap<string, object | null>
 }
 
 type Records = ReadonlyMap<string, object>
@@ -61,9 +61,9 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
 export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
   const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
   return {
-    subscribers: LayeredMap.with(data.subscribers, put('subscribers') as Map<string, StoredSubscriber>),
+    subscribers: changed(data.subscribers, put('subscribers') as Map<string, StoredSubscriber | null>),
     integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
-    messages: LayeredMap.with(data.messages, put('messages') as Map<string, StoredMessage>),
+    messages: changed(data.messages, put('messages') as Map<string, StoredMessage | null>),
     connections: data.connections,
   }
 }
