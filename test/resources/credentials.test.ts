@@ -61,3 +61,15 @@ describe('DELETE /v1/subscribers/{subscriberId}/credentials/{providerId}', () =>
     expect(res.body.message).toBe("Subscriber 'nobody' was not found")
   })
 })
+
+describe('a keyed DELETE of the credentials (the SDK sends a key with every write)', () => {
+  it('is answered 204 again on a retry, replayed', async () => {
+    const auth = freshTenant()
+    const send = () => api().delete(`/v1/subscribers/${ADA}/credentials/fcm`).set(auth).set('idempotency-key', 'delete-fcm-1')
+    expect((await send()).status).toBe(204)
+    const again = await send()
+    expect(again.status).toBe(204)
+    expect(again.headers['idempotency-replay']).toBe('true')
+    expect(again.text).toBe('')
+  })
+})
