@@ -3,6 +3,7 @@ import type { Handler } from './operation-context.ts'
 import { searchSubscribers } from './subscriber-search.ts'
 import { bulkCreateSubscribers, createSubscriber, patchSubscriber, removeSubscriber } from './subscriber-writes.ts'
 import { cancel, trigger, triggerBulk } from './triggers.ts'
+import { keepingWorkflow } from './workflows.ts'
 
 /**
  * Novu's operations that keep state, by Novu's operationId (spec/novu/novu-openapi.json). Each
@@ -21,4 +22,9 @@ export const novuHandlers: Readonly<Record<string, Handler>> = {
   EventsController_trigger: trigger,
   EventsController_triggerBulk: triggerBulk,
   EventsController_cancel: cancel,
+}
+
+/** Operations answered from the document that keep something of the call first: each wraps the documented answer. */
+export const novuKeepers: Readonly<Record<string, (documented: Handler) => Handler>> = {
+  WorkflowController_create: keepingWorkflow,
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { invalid } from './rule-broken.ts'
+import { invalid, RuleBroken, unprocessable } from './rule-broken.ts'
 import type { Store, TenantTransaction } from '../store/store.ts'
 import type { OperationContext } from './operation-context.ts'
 import { upsertSubscriber, type SubscriberFields } from './subscriber-fields.ts'
@@ -17,7 +17,7 @@ export interface TriggerEvent {
 
 interface TriggerAnswer {
   acknowledged: true
-  status: 'processed' | 'error'
+  status: 'processed' | 'trigger_not_active' | 'error'
   transactionId?: string
   error?: string[]
 }
@@ -30,12 +30,22 @@ export async function trigger({ store, tenant, input, now }: OperationContext<{ 
 /** The live service's bounds on one bulk call (its DTO's ArrayMinSize and ArrayMaxSize). */
 const BULK_MAX = 100
 
-/** POST /v1/events/trigger/bulk: one answer per event, in order. */
+/** POST /v1/events/trigger/bulk: one answer per event, in order; an event refused is answered `error`, the others kept. */
 export async function triggerBulk({ store, tenant, input, now }: OperationContext<{ body: { events: TriggerEvent[] } }, Store>): Promise<TriggerAnswer[]> {
   const { events } = input.body
   if (events.length === 0) throw invalid(['events must contain at least 1 elements'])
   if (events.length > BULK_MAX) throw invalid([`events must contain no more than ${BULK_MAX} elements`])
-  return store.transact(tenant.key, (tx) => events.map((event) => triggered(tx, event, now())))
+  return store.transact(tenant.key, (tx) => events.map((event) => triggeredOrError(tx, event, now())))
+}
+
+function triggeredOrError(tx: TenantTransaction, event: TriggerEvent, at: Date): TriggerAnswer {
+  try {
+    return triggered(tx, event, at)
+  } catch (error) {
+    // A refused event changed nothing: its checks come before its writes.
+    if (error instanceof RuleBroken) return { acknowledged: true, status: 'error', error: [error.message] }
+    throw error
+  }
 }
 
 /** DELETE /v1/events/trigger/{transactionId}: `false`, as the service answers when nothing delayed was cancelled (the mock delays nothing). */
@@ -43,9 +53,19 @@ export async function cancel(): Promise<boolean> {
   return false
 }
 
+/**
+ * A tenant with workflows knows the name or refuses it; one without accepts every name (the mock
+ * cannot know a user's workflows). An inactive workflow's trigger changes nothing.
+ */
 function triggered(tx: TenantTransaction, event: TriggerEvent, at: Date): TriggerAnswer {
+  const transactionId = event.transactionId || transactionIdAt(at)
+  if (tx.hasWorkflows()) {
+    const workflow = tx.workflow(event.name)
+    if (!workflow) throw unprocessable('WORKFLOW_NOT_FOUND', 'workflow_not_found')
+    if (!workflow.active) return { acknowledged: true, status: 'trigger_not_active', transactionId }
+  }
   for (const fields of subscribersOf(event)) upsertSubscriber(tx, fields, at, false)
-  return { acknowledged: true, status: 'processed', transactionId: event.transactionId || transactionIdAt(at) }
+  return { acknowledged: true, status: 'processed', transactionId }
 }
 
 /** The recipients (a topic is acknowledged without effect) and the actor given as an object. */

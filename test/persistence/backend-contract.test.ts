@@ -77,6 +77,8 @@ const STEPS: Record<string, (n: number) => Step> = {
       for (const message of [...tx.messages()]) if (message._subscriberId === target._id) tx.deleteMessage(message._id)
       tx.deleteSubscriber(id)
     }),
+  // A tenant's workflows (docs/behaviour.md §11): none in any seed, so the first one adds the collection.
+  'keep a workflow': (n) => (store, tenant) => store.transact(tenant, (tx) => tx.putWorkflow({ workflowId: `wf-${n % 3}`, name: `Workflow ${n}`, active: n % 2 === 0 })),
   'delete a message': (n) => (store, tenant) =>
     store.transact(tenant, (tx) => {
       const id = n % 2 === 0 ? `64f9${String(n % 2).padStart(20, '0')}` : seed.messages[n % seed.messages.length]!._id

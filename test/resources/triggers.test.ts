@@ -1,4 +1,7 @@
 // A trigger's recipients and actor are created or updated before the answer (docs/behaviour.md §11).
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
@@ -89,5 +92,78 @@ describe('DELETE /v1/events/trigger/{transactionId}', () => {
     const res = await api().delete('/v1/events/trigger/my-txn').set(freshTenant())
     expect(res.status).toBe(200)
     expect(res.body).toBe(false)
+  })
+})
+
+describe('a tenant with workflows', () => {
+  let withWorkflows: MockServer
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'novu-mock-workflows-'))
+    writeFileSync(
+      join(dir, 'workflows.json'),
+      JSON.stringify([
+        { workflowId: 'welcome', name: 'Welcome', active: true },
+        { workflowId: 'paused', name: 'Paused', active: false },
+      ]),
+    )
+    withWorkflows = await startTestServer({ fixtures: { dir, mode: 'merge' } })
+  })
+  afterAll(() => withWorkflows.close())
+
+  const trigger = (auth: { Authorization: string }, body: object) => request(withWorkflows.url).post('/v1/events/trigger').set(auth).send(body)
+
+  it('answers an unknown name 422 workflow_not_found, changing nothing', async () => {
+    const auth = freshTenant()
+    const res = await trigger(auth, { name: 'nope', to: 'wf-1' })
+    expect(res.status).toBe(422)
+    expect(res.body).toMatchObject({ statusCode: 422, message: 'workflow_not_found', error: 'Unprocessable Entity' })
+    await expectContract('EventsController_trigger', res, 'novu')
+    expect((await request(withWorkflows.url).get('/v2/subscribers/wf-1').set(auth)).status).toBe(404)
+  })
+
+  it('answers an inactive one 201 trigger_not_active, changing nothing; a known active one is processed', async () => {
+    const auth = freshTenant()
+    const paused = await trigger(auth, { name: 'paused', to: 'wf-2', transactionId: 'p-1' })
+    expect(paused.status).toBe(201)
+    expect(paused.body).toEqual({ acknowledged: true, status: 'trigger_not_active', transactionId: 'p-1' })
+    expect((await request(withWorkflows.url).get('/v2/subscribers/wf-2').set(auth)).status).toBe(404)
+    expect((await trigger(auth, { name: 'welcome', to: 'wf-2' })).body.status).toBe('processed')
+    expect((await request(withWorkflows.url).get('/v2/subscribers/wf-2').set(auth)).status).toBe(200)
+  })
+
+  it('answers a bulk call’s unknown event as an error in its place, the others kept', async () => {
+    const auth = freshTenant()
+    const res = await request(withWorkflows.url)
+      .post('/v1/events/trigger/bulk')
+      .set(auth)
+      .send({ events: [{ name: 'nope', to: 'wf-3', transactionId: 'b-1' }, { name: 'welcome', to: 'wf-4', transactionId: 'b-2' }] })
+    expect(res.status).toBe(201)
+    expect(res.body).toEqual([
+      { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
+      { acknowledged: true, status: 'processed', transactionId: 'b-2' },
+    ])
+    expect((await request(withWorkflows.url).get('/v2/subscribers/wf-3').set(auth)).status).toBe(404)
+    expect((await request(withWorkflows.url).get('/v2/subscribers/wf-4').set(auth)).status).toBe(200)
+  })
+
+  it('shows its workflows in GET /__admin/state, and a tenant without any shows none', async () => {
+    expect((await readState(withWorkflows.url, freshTenant())).workflows).toEqual([
+      { workflowId: 'welcome', name: 'Welcome', active: true },
+      { workflowId: 'paused', name: 'Paused', active: false },
+    ])
+    expect(await readState(server.url, freshTenant())).not.toHaveProperty('workflows')
+  })
+})
+
+describe('POST /v2/workflows', () => {
+  it('keeps the workflow: from then on the tenant’s triggers are matched against its workflows', async () => {
+    const auth = freshTenant()
+    expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'anything', to: 'x-1' })).status).toBe(201)
+    const created = await api().post('/v2/workflows').set(auth).send({ name: 'Order shipped', workflowId: 'order-shipped', active: true, steps: [] })
+    expect(created.status).toBe(201)
+    await expectContract('WorkflowController_create', created, 'novu')
+    expect((await readState(server.url, auth)).workflows).toEqual([{ workflowId: 'order-shipped', name: 'Order shipped', active: true }])
+    expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'anything', to: 'x-2' })).status).toBe(422)
+    expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'order-shipped', to: 'x-2' })).body.status).toBe('processed')
   })
 })

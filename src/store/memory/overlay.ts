@@ -1,7 +1,7 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
 import { changed, LayeredMap } from './layered-map.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
@@ -10,6 +10,7 @@ export interface PutRecords {
   subscribers: ReadonlyMap<string, object | null>
   integrations: ReadonlyMap<string, object>
   messages: ReadonlyMap<string, object | null>
+  workflows: ReadonlyMap<string, object>
 }
 
 type Records = ReadonlyMap<string, object>
@@ -20,7 +21,11 @@ const connectionsOf = (data: TenantData) => new Map([...data.connections.all()].
 const recordsOf = (data: TenantData, kind: RecordKind): Records => (kind === 'channelConnections' ? connectionsOf(data) : data[kind])
 
 const idOf = (kind: RecordKind, record: object): string =>
-  kind === 'subscribers' ? (record as { subscriberId: string }).subscriberId : (record as { _id: string })._id
+  kind === 'subscribers'
+    ? (record as { subscriberId: string }).subscriberId
+    : kind === 'workflows'
+      ? (record as { workflowId: string }).workflowId
+      : (record as { _id: string })._id
 
 /**
  * The rows of a transaction's records: each at the place it holds, or (new to the tenant) after
@@ -28,7 +33,7 @@ const idOf = (kind: RecordKind, record: object): string =>
  */
 export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => number): OverlayRow[] {
   const rows: OverlayRow[] = []
-  for (const kind of ['subscribers', 'integrations', 'messages'] as const) {
+  for (const kind of ['subscribers', 'integrations', 'messages', 'workflows'] as const) {
     for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: data[kind].has(id) ? undefined : nextSeq() })
   }
   return rows
@@ -44,7 +49,7 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
   for (const kind of RECORD_KINDS) {
     const base = recordsOf(seed, kind)
     const kept = new Set<string>()
-    for (const record of state[kind] as object[]) {
+    for (const record of (state[kind] ?? []) as object[]) {
       const id = idOf(kind, record)
       kept.add(id)
       const seeded = base.get(id)
@@ -65,6 +70,7 @@ export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantDa
     integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
     messages: changed(data.messages, put('messages') as Map<string, StoredMessage | null>),
     connections: data.connections,
+    workflows: LayeredMap.with(data.workflows, put('workflows') as Map<string, TenantWorkflow>),
   }
 }
 
@@ -98,6 +104,7 @@ export function* overlaidSteps(seed: TenantData, rows: readonly OverlayRow[]): S
     integrations: yield* overlaidMap(seed.integrations, byKind('integrations')),
     messages: yield* overlaidMap(seed.messages, byKind('messages')),
     connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.of(yield* overlaidMap(connectionsOf(seed), connectionRows)),
+    workflows: yield* overlaidMap(seed.workflows, byKind('workflows')),
   }
 }
 

@@ -1,7 +1,7 @@
 import { pageOf, pageRequestOf } from './connections/connection-page.ts'
 import { changed, LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 
@@ -17,6 +17,7 @@ export class PendingTransaction implements TenantTransaction {
   private subscriberChanges: Changes<StoredSubscriber> | undefined = undefined
   private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
   private messageChanges: Changes<StoredMessage> | undefined = undefined
+  private workflowChanges: Map<string, TenantWorkflow> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
@@ -48,6 +49,18 @@ export class PendingTransaction implements TenantTransaction {
     return currentValues(this.messageChanges, this.data.messages)
   }
 
+  workflow(workflowId: string) {
+    return this.workflowChanges?.get(workflowId) ?? this.data.workflows.get(workflowId)
+  }
+
+  hasWorkflows() {
+    return this.data.workflows.size > 0 || (this.workflowChanges?.size ?? 0) > 0
+  }
+
+  putWorkflow(record: TenantWorkflow) {
+    ;(this.workflowChanges ??= new Map()).set(record.workflowId, record)
+  }
+
   putSubscriber(record: StoredSubscriber) {
     ;(this.subscriberChanges ??= new Map()).set(record.subscriberId, record)
   }
@@ -71,18 +84,24 @@ export class PendingTransaction implements TenantTransaction {
 
   /** The records put (null: deleted), for a store that writes them down. */
   put(): PutRecords {
-    return { subscribers: this.subscriberChanges ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messageChanges ?? NONE }
+    return {
+      subscribers: this.subscriberChanges ?? NONE,
+      integrations: this.integrationChanges ?? NONE,
+      messages: this.messageChanges ?? NONE,
+      workflows: this.workflowChanges ?? NONE,
+    }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const { subscriberChanges, integrationChanges, messageChanges, data } = this
-    if (!subscriberChanges && !integrationChanges && !messageChanges) return undefined
+    const { subscriberChanges, integrationChanges, messageChanges, workflowChanges, data } = this
+    if (!subscriberChanges && !integrationChanges && !messageChanges && !workflowChanges) return undefined
     return {
       subscribers: subscriberChanges ? changed(data.subscribers, subscriberChanges) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
       messages: messageChanges ? changed(data.messages, messageChanges) : data.messages,
       connections: data.connections,
+      workflows: workflowChanges ? LayeredMap.with(data.workflows, workflowChanges) : data.workflows,
     }
   }
 }
