@@ -167,3 +167,15 @@ describe('POST /v2/workflows', () => {
     expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'order-shipped', to: 'x-2' })).body.status).toBe('processed')
   })
 })
+
+describe('workflows through the control plane', () => {
+  it('PUT /__admin/state gives a tenant workflows; a reset takes them away', async () => {
+    const auth = freshTenant()
+    const state = await readState(server.url, auth)
+    const put = await api().put('/__admin/state').set(auth).send({ ...state, workflows: [{ workflowId: 'only-this', name: 'Only', active: true }] })
+    expect(put.status).toBeLessThan(300)
+    expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'other', to: 'c-1' })).status).toBe(422)
+    expect((await api().post('/__admin/reset').set(auth)).status).toBeLessThan(300)
+    expect((await api().post('/v1/events/trigger').set(auth).send({ name: 'other', to: 'c-1' })).status).toBe(201)
+  })
+})
