@@ -4,6 +4,7 @@ import { changed, LayeredMap } from './layered-map.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
+import { afterChanges, bytesOfData, recordBytes, withBytes } from './held-bytes.ts'
 
 /** The records a transaction put, by kind and id; null: deleted. */
 export interface PutRecords {
@@ -65,13 +66,22 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
 /** The tenant after a `put` change of `rows` (as PendingTransaction.commit makes it). */
 export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
   const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
-  return {
-    subscribers: changed(data.subscribers, put('subscribers') as Map<string, StoredSubscriber | null>),
-    integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
-    messages: changed(data.messages, put('messages') as Map<string, StoredMessage | null>),
-    connections: data.connections,
-    workflows: LayeredMap.with(data.workflows, put('workflows') as Map<string, TenantWorkflow>),
-  }
+  const [subscribers, integrations, messages, workflows] = [put('subscribers'), put('integrations'), put('messages'), put('workflows')]
+  let bytes = bytesOfData(data)
+  bytes = afterChanges(bytes, data.subscribers, subscribers)
+  bytes = afterChanges(bytes, data.integrations, integrations)
+  bytes = afterChanges(bytes, data.messages, messages)
+  bytes = afterChanges(bytes, data.workflows, workflows)
+  return withBytes(
+    {
+      subscribers: changed(data.subscribers, subscribers as Map<string, StoredSubscriber | null>),
+      integrations: LayeredMap.with(data.integrations, integrations as Map<string, StoredIntegration>),
+      messages: changed(data.messages, messages as Map<string, StoredMessage | null>),
+      connections: data.connections,
+      workflows: LayeredMap.with(data.workflows, workflows as Map<string, TenantWorkflow>),
+    },
+    bytes,
+  )
 }
 
 /**
@@ -99,13 +109,17 @@ export function* overlaidSteps(seed: TenantData, rows: readonly OverlayRow[]): S
   if (rows.length === 0) return seed
   const byKind = (kind: RecordKind) => rows.filter((row) => row.kind === kind)
   const connectionRows = byKind('channelConnections')
-  return {
+  const data = {
     subscribers: yield* overlaidMap(seed.subscribers, byKind('subscribers')),
     integrations: yield* overlaidMap(seed.integrations, byKind('integrations')),
     messages: yield* overlaidMap(seed.messages, byKind('messages')),
     connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.of(yield* overlaidMap(connectionsOf(seed), connectionRows)),
     workflows: yield* overlaidMap(seed.workflows, byKind('workflows')),
   }
+  // The rows' records are what it holds beyond its seed (an import measured them already).
+  let bytes = bytesOfData(seed)
+  for (const row of rows) if (row.record) yield void (bytes += recordBytes(row.record))
+  return withBytes(data, bytes)
 }
 
 /** Rows hold records of their kind: each row's record is of the base's type. */

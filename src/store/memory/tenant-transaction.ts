@@ -4,6 +4,7 @@ import type { PutRecords } from './overlay.ts'
 import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
+import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
 
 /** Nothing put of a kind. */
 const NONE: ReadonlyMap<string, never> = new Map<string, never>()
@@ -96,13 +97,19 @@ export class PendingTransaction implements TenantTransaction {
   commit(): TenantData | undefined {
     const { subscriberChanges, integrationChanges, messageChanges, workflowChanges, data } = this
     if (!subscriberChanges && !integrationChanges && !messageChanges && !workflowChanges) return undefined
-    return {
+    let bytes = bytesOfData(data)
+    bytes = afterChanges(bytes, data.subscribers, subscriberChanges)
+    bytes = afterChanges(bytes, data.integrations, integrationChanges)
+    bytes = afterChanges(bytes, data.messages, messageChanges)
+    bytes = afterChanges(bytes, data.workflows, workflowChanges)
+    const next: TenantData = {
       subscribers: subscriberChanges ? changed(data.subscribers, subscriberChanges) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
       messages: messageChanges ? changed(data.messages, messageChanges) : data.messages,
       connections: data.connections,
       workflows: workflowChanges ? LayeredMap.with(data.workflows, workflowChanges) : data.workflows,
     }
+    return withBytes(next, bytes)
   }
 }
 
