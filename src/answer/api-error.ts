@@ -18,6 +18,8 @@ export class ApiError extends Error {
       fields?: string[]
       /** What to fix, for the server's log when the body must keep the live service's exact words. */
       hint?: string
+      /** Fields the operation's documented error body has beside the ErrorDto's (a 409 carrying the record it met). */
+      record?: Record<string, unknown>
     } = {},
   ) {
     super(message)

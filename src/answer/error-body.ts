@@ -12,6 +12,7 @@ export function errorBody(error: ApiError, path: string, now: Date): unknown {
     message: error.message,
     error: STATUS_CODES[error.status] ?? 'Error',
   }
+  if (error.details.record) for (const [name, value] of Object.entries(error.details.record)) if (!(name in body)) body[name] = value
   if (error.details.errors) body.errors = error.details.errors
   if (error.details.ctx) body.ctx = error.details.ctx
   return body

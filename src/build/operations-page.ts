@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { novuDocument } from '../contract/novu/novu-document.ts'
 import { FIVE_IN_NOVU, sdkMethodsOf } from '../contract/novu/operation-names.ts'
 import { packagePath } from '../lib/package-path.ts'
-import { novuHandlers } from '../resources/novu-handlers.ts'
+import { novuHandlers, novuKeepers } from '../resources/novu-handlers.ts'
 
 export const OPERATIONS_PAGE = packagePath('docs/operations.md')
 
@@ -17,7 +17,7 @@ export function writeOperationsPage(file = OPERATIONS_PAGE): number {
       const operationId = item?.[method]?.operationId
       if (!operationId) continue
       const own = FIVE_IN_NOVU[operationId]
-      const state = own ? `stateful (\`${own}\`)` : operationId in novuHandlers ? 'stateful' : 'stateless'
+      const state = own ? `stateful (\`${own}\`)` : operationId in novuHandlers ? 'stateful' : operationId in novuKeepers ? 'stateless answer, the workflow kept (docs/behaviour.md §11)' : 'stateless'
       rows.push(`| \`${methods[operationId] ?? ''}\` | ${method.toUpperCase()} | \`${path}\` | \`${operationId}\` | ${state} |`)
     }
   }

@@ -1,4 +1,4 @@
-import { ApiError, tryAgainLater } from '../answer/api-error.ts'
+import { ApiError, generalProblem, tryAgainLater } from '../answer/api-error.ts'
 import { AnsweredOtherwise, type Answer } from '../answer/answer.ts'
 import { errorBody } from '../answer/error-body.ts'
 import type { Logger } from '../log/logger.ts'
@@ -28,9 +28,15 @@ export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Log
   }
 }
 
-/** The live service answers a broken rule with a 400, a missing record with a 404. */
-function answerOfRule({ kind, code, message }: RuleBroken): ApiError {
-  return new ApiError(kind === 'missing' ? 404 : 400, code, message)
+const STATUS_OF_RULE = { refused: 400, missing: 404, exists: 409, unprocessable: 422 } as const
+
+/**
+ * The live service's status for a broken rule. Its 422s (`workflow_not_found`) carry their message
+ * under `errors.general` too: the official SDK rejects a 422 without `errors` (docs/behaviour.md §1.2).
+ */
+function answerOfRule({ kind, code, message, problems, record }: RuleBroken): ApiError {
+  if (kind === 'unprocessable') return problems ? generalProblem([...problems]) : generalProblem([message], message)
+  return new ApiError(STATUS_OF_RULE[kind], code, message, record ? { record: record as Record<string, unknown> } : {})
 }
 
 function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: Logger }): ApiError {

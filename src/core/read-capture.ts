@@ -14,7 +14,7 @@ function recordText(record: object): string {
 }
 
 /** The collections of a tenant's state, as `GET /__admin/state` names them. */
-type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages'
+type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages' | 'workflows'
 
 /**
  * The records a call's handler read, each as it was when first read: its provider state
@@ -65,6 +65,15 @@ export class ReadCapture {
         for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
       },
       message: (id) => noted('messages', view.message(id)),
+      // A search or a sweep reads the whole collection: noting each record would make its
+      // provider state the tenant itself. The records it changes are noted as they are read by id.
+      subscribers: () => view.subscribers(),
+      messages: () => view.messages(),
+      workflow: (workflowId) => {
+        const record = view.workflow(workflowId)
+        return record === undefined ? undefined : this.note('workflows', workflowId, record)
+      },
+      hasWorkflows: () => view.hasWorkflows(),
       connectionPage: (query) => {
         const page = view.connectionPage(query)
         for (const record of page.items) this.note('channelConnections', record._id, record)
@@ -79,6 +88,9 @@ export class ReadCapture {
       putSubscriber: (record) => tx.putSubscriber(record),
       putIntegration: (record) => tx.putIntegration(record),
       putMessage: (record) => tx.putMessage(record),
+      deleteSubscriber: (subscriberId) => tx.deleteSubscriber(subscriberId),
+      deleteMessage: (id) => tx.deleteMessage(id),
+      putWorkflow: (record) => tx.putWorkflow(record),
     }
   }
 }

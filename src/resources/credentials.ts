@@ -9,7 +9,15 @@ type Input = OperationInput<'upsertSubscriberCredentials'>
 type ChannelSettings = NonNullable<StoredSubscriber['channels']>[number]
 type Credentials = ChannelSettings['credentials']
 
-export async function upsertSubscriberCredentials({ store, tenant, input, now }: RecordsContext<Input>) {
+export function upsertSubscriberCredentials(context: RecordsContext<Input>) {
+  return writeCredentials(context, 'append')
+}
+
+/**
+ * PATCH appends the device tokens sent to the stored ones (docs/behaviour.md §2.1); PUT (§11)
+ * replaces them with those sent. Every other rule is the same.
+ */
+export async function writeCredentials({ store, tenant, input, now }: RecordsContext<Input>, tokens: 'append' | 'replace') {
   const { subscriberId } = input.path
   const { providerId, credentials } = input.body
   // An empty identifier is none: the live service tests it by truthiness (docs/behaviour.md §1.6).
@@ -30,7 +38,7 @@ export async function upsertSubscriberCredentials({ store, tenant, input, now }:
     const entry: ChannelSettings =
       at === -1
         ? { providerId, _integrationId: integration._id, credentials: kept(credentials) }
-        : { ...channels[at]!, credentials: merge(channels[at]!.credentials, credentials) }
+        : { ...channels[at]!, credentials: merge(channels[at]!.credentials, credentials, tokens) }
     checkTokenLimit(entry.credentials)
     if (at !== -1 && isDeepStrictEqual(entry, channels[at])) return presentSubscriber(subscriber, tenant)
     const next = {
@@ -66,11 +74,11 @@ function kept(sent: Credentials): Credentials {
   return stored
 }
 
-/** New tokens are appended after the old ones; an explicit `[]` clears them; absent leaves them. */
-function merge(old: Credentials, sent: Credentials): Credentials {
+/** New tokens are appended after the old ones (or replace them); an explicit `[]` clears them; absent leaves them. */
+function merge(old: Credentials, sent: Credentials, tokens: 'append' | 'replace'): Credentials {
   const update = kept(sent)
   const merged = { ...old, ...update }
-  if (update.deviceTokens && update.deviceTokens.length > 0) {
+  if (tokens === 'append' && update.deviceTokens && update.deviceTokens.length > 0) {
     merged.deviceTokens = unique([...(old.deviceTokens ?? []), ...update.deviceTokens])
   }
   return merged

@@ -1,4 +1,9 @@
+import { deleteSubscriberCredentials, updateSubscriberChannel } from './credential-writes.ts'
 import type { Handler } from './operation-context.ts'
+import { searchSubscribers } from './subscriber-search.ts'
+import { bulkCreateSubscribers, createSubscriber, patchSubscriber, removeSubscriber } from './subscriber-writes.ts'
+import { cancel, trigger, triggerBulk } from './triggers.ts'
+import { keepingWorkflow } from './workflows.ts'
 
 /**
  * Novu's operations that keep state, by Novu's operationId (spec/novu/novu-openapi.json). Each
@@ -6,4 +11,20 @@ import type { Handler } from './operation-context.ts'
  * making one stateful is adding its handler here. The five keep their own handlers (handlers.ts),
  * served on their paths whatever this map says.
  */
-export const novuHandlers: Readonly<Record<string, Handler>> = {}
+export const novuHandlers: Readonly<Record<string, Handler>> = {
+  SubscribersController_createSubscriber: createSubscriber,
+  SubscribersV1Controller_bulkCreateSubscribers: bulkCreateSubscribers,
+  SubscribersController_patchSubscriber: patchSubscriber,
+  SubscribersController_removeSubscriber: removeSubscriber,
+  SubscribersController_searchSubscribers: searchSubscribers,
+  SubscribersV1Controller_updateSubscriberChannel: updateSubscriberChannel,
+  SubscribersV1Controller_deleteSubscriberCredentials: deleteSubscriberCredentials,
+  EventsController_trigger: trigger,
+  EventsController_triggerBulk: triggerBulk,
+  EventsController_cancel: cancel,
+}
+
+/** Operations answered from the document that keep something of the call first: each wraps the documented answer. */
+export const novuKeepers: Readonly<Record<string, (documented: Handler) => Handler>> = {
+  WorkflowController_create: keepingWorkflow,
+}

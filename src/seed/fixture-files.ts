@@ -4,17 +4,15 @@ import { join } from 'node:path'
 import type { TenantState } from '../store/records.ts'
 import { FixtureError } from './fixture-error.ts'
 
-export type Kind = keyof TenantState
+/** The kinds every state holds (a state file lists them all). */
+export type Kind = Exclude<keyof TenantState, 'workflows'>
 export const KINDS: readonly Kind[] = ['subscribers', 'integrations', 'channelConnections', 'messages']
 
-/**
- * Files a folder may hold that this version reads as a JSON array and then sets aside, each with
- * a note: `workflows.json` belongs to the fixtures of a later version (docs/decisions.md, 2026-11-28).
- */
-export const SET_ASIDE = ['workflows'] as const
+/** The kinds a state may leave out: `workflows`, which a tenant has only when given (docs/behaviour.md §11). */
+export const OPTIONAL_KINDS = ['workflows'] as const
 
 /** Every file name a fixtures folder is looked in for, as the usage error lists them. */
-export const FIXTURE_NAMES: readonly string[] = [...KINDS, ...SET_ASIDE].map((kind) => `${kind}.json`)
+export const FIXTURE_NAMES: readonly string[] = [...KINDS, ...OPTIONAL_KINDS].map((kind) => `${kind}.json`)
 
 /** A folder given with no file of FIXTURE_NAMES: a mistake in the call (exit 2), not in a record. */
 export class NoFixtureFiles extends FixtureError {}

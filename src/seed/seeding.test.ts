@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminHandlers } from '../admin/admin-handlers.ts'
 import { EVENT_STREAM_OPERATION } from '../admin/event-stream.ts'
 import { createAjvInstances } from '../contract/ajv-instances.ts'
+import type { Kind } from './fixture-files.ts'
 import { ADMIN_DOCUMENT, API_DOCUMENT } from '../contract/load-contract.ts'
 import { handlers } from '../resources/handlers.ts'
 import { createApp } from '../app/create-app.ts'
@@ -25,8 +26,8 @@ const RECORD_SCHEMAS = {
   integrations: 'StoredIntegration',
   channelConnections: 'StoredChannelConnection',
   messages: 'StoredMessage',
-} as const satisfies Record<keyof TenantState, string>
-const KINDS = Object.keys(RECORD_SCHEMAS) as (keyof TenantState)[]
+} as const satisfies Record<Kind, string>
+const KINDS = Object.keys(RECORD_SCHEMAS) as Kind[]
 
 const seedOf = async (options: Parameters<typeof createApp>[0] = {}) => (await createApp({ logLevel: 'silent', ...options })).locals.seed
 
@@ -168,7 +169,7 @@ describe('determinism of the seed', () => {
     expect(other.subscribers.slice(0, 2)).toEqual(seed.subscribers.slice(0, 2))
     expect(other.integrations).toEqual(seed.integrations)
     expect(other.messages.slice(0, 13)).toEqual(seed.messages.slice(0, 13))
-    const unchanged = (kind: keyof TenantState, from: number) =>
+    const unchanged = (kind: Kind, from: number) =>
       other[kind].slice(from).filter((record, i) => JSON.stringify(record) === JSON.stringify(seed[kind][from + i])).length
     expect(other.subscribers).toHaveLength(50)
     expect(unchanged('subscribers', 2)).toBe(0)

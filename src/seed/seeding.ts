@@ -6,7 +6,7 @@ import type { SeedProgress } from './progress-counter.ts'
 import { invariantProblems } from './state-invariants.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import { FixtureError } from './fixture-error.ts'
-import { fixtureFiles, KINDS, SET_ASIDE, unknownFixtureFiles, type Kind } from './fixture-files.ts'
+import { fixtureFiles, KINDS, OPTIONAL_KINDS, unknownFixtureFiles } from './fixture-files.ts'
 import type { TenantState } from '../store/records.ts'
 import type { SeedSpec } from '../store/store.ts'
 
@@ -18,9 +18,9 @@ const EMPTY: TenantState = { subscribers: [], integrations: [], channelConnectio
 export interface FixturesRead {
   /** The files read, by name. */
   files: string[]
-  /** The records they hold, set-aside files not counted. */
+  /** The records they hold, workflows not counted. */
   records: number
-  /** What a user should know: a `.json` file not read, a file set aside. */
+  /** What a user should know: a `.json` file not read. */
   warnings: string[]
 }
 
@@ -60,7 +60,7 @@ function fixtureError(problems: readonly string[]): FixtureError {
 
 interface UserFixtures {
   records: TenantState
-  files: Partial<Record<Kind, string>>
+  files: Partial<Record<keyof TenantState, string>>
   names: string[]
   /** A file that is not JSON, or not an array: its kind reads as empty, so the others are still checked. */
   problems: string[]
@@ -71,21 +71,14 @@ function readUserFixtures(path: string): UserFixtures {
   const found = fixtureFiles(path)
   if (found[0] === path) return readStateFile(path)
   const fixtures: UserFixtures = { records: { ...EMPTY }, files: {}, names: found.map((file) => basename(file)), problems: [], warnings: [] }
-  for (const name of unknownFixtureFiles(path)) fixtures.warnings.push(`${join(path, name)}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json, set aside)`)
-  for (const kind of KINDS) {
+  for (const name of unknownFixtureFiles(path)) fixtures.warnings.push(`${join(path, name)}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json)`)
+  for (const kind of [...KINDS, ...OPTIONAL_KINDS]) {
     const file = join(path, `${kind}.json`)
     if (!found.includes(file)) continue
     fixtures.files[kind] = file
     const value = parsed(file, fixtures.problems)
     // Each record is checked against the document below, like every other shape a user hands in.
     if (Array.isArray(value)) Object.assign(fixtures.records, { [kind]: value })
-    else if (value !== undefined) fixtures.problems.push(`${file}: expected a JSON array of records`)
-  }
-  for (const kind of SET_ASIDE) {
-    const file = join(path, `${kind}.json`)
-    if (!found.includes(file)) continue
-    const value = parsed(file, fixtures.problems)
-    if (Array.isArray(value)) fixtures.warnings.push(`${file}: ${value.length} record${value.length === 1 ? '' : 's'} read and set aside: this version of novu-mock keeps no ${kind}`)
     else if (value !== undefined) fixtures.problems.push(`${file}: expected a JSON array of records`)
   }
   return fixtures
@@ -131,16 +124,18 @@ function merged(seeded: TenantState, user: TenantState): TenantState {
     integrations: by((i) => i._id, seeded.integrations, user.integrations),
     channelConnections: by((c) => c._id, seeded.channelConnections, user.channelConnections),
     messages: by((m) => m._id, seeded.messages, user.messages),
+    // The seed has none: a tenant has workflows only when the user gives some.
+    ...(user.workflows ? { workflows: user.workflows } : {}),
   }
 }
 
 /** Every problem the document finds, one line each, naming the file, the record and the field. */
-function schemaProblems(records: TenantState, files: Partial<Record<Kind, string>>, validate: ValidateFunction): string[] {
+function schemaProblems(records: TenantState, files: Partial<Record<keyof TenantState, string>>, validate: ValidateFunction): string[] {
   if (validate(records)) return []
   // A state file holds every kind, so its messages name the kind; a folder's file names it already.
   const stateFile = new Set(Object.values(files)).size === 1 && Object.keys(files).length === KINDS.length
   const where = (kind: string) => {
-    const file = files[kind as Kind]
+    const file = files[kind as keyof TenantState]
     if (file === undefined) return kind ? `${Object.values(files)[0] ?? 'fixtures'}: ${kind}` : (Object.values(files)[0] ?? 'fixtures')
     return stateFile ? `${file}: ${kind}` : file
   }
@@ -153,6 +148,6 @@ function problemLine(error: ErrorObject, records: TenantState, where: (kind: str
   const message = `${error.message ?? 'invalid'}${extra ? ` (${extra})` : ''}`
   // The whole document or one kind's array is wrong (a state file's unknown key, say), not a record.
   if (index === '') return `${where(kind)}: ${message}`
-  const record = (records[kind as Kind] as { _id?: string }[] | undefined)?.[Number(index)]
+  const record = (records[kind as keyof TenantState] as { _id?: string }[] | undefined)?.[Number(index)]
   return `${where(kind)}: record ${index} (${record?._id ?? 'no _id'}), field /${field.join('/')}: ${message}`
 }

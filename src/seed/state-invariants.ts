@@ -26,6 +26,7 @@ export function* invariantSteps(state: TenantState): Steps<FieldErrors> {
   yield* duplicates('integrations', state.integrations, (i) => i._id, '_id')
   yield* duplicates('channelConnections', state.channelConnections, (c) => c._id, '_id')
   yield* duplicates('messages', state.messages, (m) => m._id, '_id')
+  yield* duplicates('workflows', state.workflows ?? [], (w) => w.workflowId, 'workflowId')
   const primaryOf = new Map<string, string>()
   state.integrations.forEach((integration, index) => {
     if (!integration.primary) return

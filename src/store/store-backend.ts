@@ -42,7 +42,7 @@ export interface StoreBackend {
   close(): Promise<void>
 }
 
-export const RECORD_KINDS = ['subscribers', 'integrations', 'channelConnections', 'messages'] as const
+export const RECORD_KINDS = ['subscribers', 'integrations', 'channelConnections', 'messages', 'workflows'] as const
 export type RecordKind = (typeof RECORD_KINDS)[number]
 
 /** One of a tenant's changes over its seed (see StoreBackend). */

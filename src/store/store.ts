@@ -1,12 +1,18 @@
 import type { KeptClock } from '../clock/clock-setting.ts'
-import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from './records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
 export interface TenantView {
   subscriber(subscriberId: string): StoredSubscriber | undefined
+  /** Every subscriber, in the tenant's order (a search reads them all). */
+  subscribers(): Iterable<StoredSubscriber>
   integration(id: string): StoredIntegration | undefined
   integrations(): Iterable<StoredIntegration>
   message(id: string): StoredMessage | undefined
+  messages(): Iterable<StoredMessage>
+  workflow(workflowId: string): TenantWorkflow | undefined
+  /** Whether the tenant has workflows: without, a trigger accepts every name (docs/behaviour.md §11). */
+  hasWorkflows(): boolean
   /**
    * One page of the tenant's channel connections (docs/behaviour.md §2.4). An adapter pages its own
    * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.
@@ -51,6 +57,10 @@ export interface TenantTransaction extends TenantView {
   putSubscriber(record: StoredSubscriber): void
   putIntegration(record: StoredIntegration): void
   putMessage(record: StoredMessage): void
+  /** Removes the record (hard deletes are rare: each costs a copy of its collection). */
+  deleteSubscriber(subscriberId: string): void
+  deleteMessage(id: string): void
+  putWorkflow(record: TenantWorkflow): void
 }
 
 /**

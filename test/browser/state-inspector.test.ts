@@ -64,6 +64,18 @@ describe.skipIf(skipBrowserSuite)('/__admin/ui: 1. tenants', () => {
     expectQuiet(seen)
   })
 
+  it('shows a tenant’s workflows in their tab', async () => {
+    const state = (await api().get('/__admin/state').set(auth).expect(200)).body
+    await api().put('/__admin/state').set(auth).send({ ...state, workflows: [{ workflowId: 'welcome', name: 'Welcome', active: true }] }).expect(200)
+    await getSubscriber(auth)
+    await openInspector(page, server.url)
+    await pickTenant(page, key)
+    expect(await text('#tabs [data-tab=workflows] .count')).toBe('(1)')
+    await page.click('#tabs [data-tab=workflows]')
+    expect(await text('#workflows table')).toContain('welcome')
+    expectQuiet(seen)
+  })
+
   it('says why the records pane is blank before a tenant is picked, and what kept and droppable mean', async () => {
     await getSubscriber(auth)
     await openInspector(page, server.url)

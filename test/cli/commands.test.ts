@@ -223,16 +223,23 @@ describe('novu-mock validate-fixtures', () => {
     }
   })
 
-  it('warns of a .json file beside recognised ones, naming it, and sets workflows.json aside with a note', async () => {
-    const dir = folder({ 'subscribers.json': JSON.stringify([subscriber]), 'subscriber.json': '[]', 'workflows.json': '[{"name": "welcome"}]' })
+  it('warns of a .json file beside recognised ones, naming it, and reads workflows.json', async () => {
+    const dir = folder({ 'subscribers.json': JSON.stringify([subscriber]), 'subscriber.json': '[]', 'workflows.json': '[{"workflowId": "welcome", "name": "Welcome", "active": true}]' })
     const { code, stdout, stderr } = await runCli(['validate-fixtures', dir])
     expect(code).toBe(0)
     expect(stdout).toBe(`OK ${dir} (subscribers.json, workflows.json): starts with 51 subscribers, 9 integrations, 120 channel connections, 253 messages (merge)\n`)
     expect(stderr.split('\n')).toEqual([
-      `novu-mock: warning: ${join(dir, 'subscriber.json')}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json, set aside)`,
-      `novu-mock: warning: ${join(dir, 'workflows.json')}: 1 record read and set aside: this version of novu-mock keeps no workflows`,
+      `novu-mock: warning: ${join(dir, 'subscriber.json')}: not read: a fixtures folder holds subscribers.json, integrations.json, channelConnections.json, messages.json (or workflows.json)`,
       '',
     ])
+  })
+
+  it('refuses a workflow without its workflowId, naming the file', async () => {
+    const dir = folder({ 'workflows.json': '[{"name": "welcome"}]' })
+    const { code, stderr } = await runCli(['validate-fixtures', dir])
+    expect(code).not.toBe(0)
+    expect(stderr).toContain(join(dir, 'workflows.json'))
+    expect(stderr).toContain('workflowId')
   })
 
   it('reports every problem of every record and file at once, one line each', async () => {

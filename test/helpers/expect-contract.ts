@@ -10,7 +10,7 @@ interface Answer {
  * Asserts that an answer is one the document allows for this operation: the status is listed and
  * the body validates, with the server's own compiled validators.
  */
-export async function expectContract(operationId: string, answer: Answer, document: 'api' | 'admin' = 'api'): Promise<void> {
+export async function expectContract(operationId: string, answer: Answer, document: 'api' | 'admin' | 'novu' = 'api'): Promise<void> {
   const contracts = await loadContracts()
   const operation = contracts[document].operations.get(operationId)
   expect(operation, `operation ${operationId}`).toBeDefined()

@@ -66,6 +66,24 @@ const STEPS: Record<string, (n: number) => Step> = {
   // Two ids, so that a message added is often put again (in place), before or after the other.
   'add or put again a new message': (n) => (store, tenant) =>
     store.transact(tenant, (tx) => tx.putMessage({ ...seed.messages[0]!, _id: `64f9${String(n % 2).padStart(20, '0')}`, content: `added ${n}` })),
+  // Hard deletes (DELETE /v2/subscribers/{id}, docs/behaviour.md §11): seeded or added, and added again after.
+  'add or put again a new subscriber': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => tx.putSubscriber({ ...seed.subscribers[0]!, _id: `64fb${String(n).padStart(20, '0')}`, subscriberId: `new-${n % 2}` })),
+  'delete a subscriber and its messages': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => {
+      const id = n % 3 === 0 ? `new-${n % 2}` : seed.subscribers[n % seed.subscribers.length]!.subscriberId
+      const target = tx.subscriber(id)
+      if (!target) return
+      for (const message of [...tx.messages()]) if (message._subscriberId === target._id) tx.deleteMessage(message._id)
+      tx.deleteSubscriber(id)
+    }),
+  // A tenant's workflows (docs/behaviour.md §11): none in any seed, so the first one adds the collection.
+  'keep a workflow': (n) => (store, tenant) => store.transact(tenant, (tx) => tx.putWorkflow({ workflowId: `wf-${n % 3}`, name: `Workflow ${n}`, active: n % 2 === 0 })),
+  'delete a message': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => {
+      const id = n % 2 === 0 ? `64f9${String(n % 2).padStart(20, '0')}` : seed.messages[n % seed.messages.length]!._id
+      if (tx.message(id)) tx.deleteMessage(id)
+    }),
   'replace the state': (n) => async (store, tenant) => {
     const state: TenantState = await store.exportState(tenant)
     state.messages.splice(n % state.messages.length, 1)

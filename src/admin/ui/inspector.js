@@ -8,7 +8,7 @@ import { readEventStream, StreamRefused } from './event-stream.js'
 import { DetailPane } from './detail-view.js'
 import { RecordTable } from './render.js'
 import { connectionQuery, renderState } from './state-view.js'
-import { CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS } from './tenant-view.js'
+import { CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS, WORKFLOWS } from './tenant-view.js'
 import { renderTenants } from './tenants-view.js'
 import { OPERATIONS } from './operations.js'
 import { throttled } from './throttle.js'
@@ -22,7 +22,7 @@ const RETRY_MS = 2000
 const JOURNAL_SHOWN = 100
 const $ = (id) => document.getElementById(id)
 
-const views = { subscribers: SUBSCRIBERS, integrations: INTEGRATIONS, connections: CONNECTIONS, messages: MESSAGES }
+const views = { subscribers: SUBSCRIBERS, integrations: INTEGRATIONS, connections: CONNECTIONS, messages: MESSAGES, workflows: WORKFLOWS }
 const tables = Object.fromEntries(Object.entries(views).map(([id, view]) => [id, new RecordTable($(id), { ...view, onOpen: (row) => detail.open(id, row) })]))
 const detail = new DetailPane($('detail'), views, tables)
 const calls = new CallsPane($('calls'), { load: loadCall, key: () => session?.key })

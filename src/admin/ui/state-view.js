@@ -11,12 +11,15 @@ export function renderState(state, page, { tables, detail, turnPage }) {
   tables.subscribers.show(state.subscribers)
   tables.integrations.show(byChannel(state.integrations))
   tables.messages.show(state.messages)
+  // A tenant without workflows accepts every trigger's name: its tab is empty.
+  const workflows = state.workflows ?? []
+  tables.workflows.show(workflows)
   tables.connections.show(page.data)
   renderConnectionPager(page, turnPage)
   fillProviders(state.integrations)
-  const counts = { subscribers: state.subscribers.length, integrations: state.integrations.length, connections: page.totalCount, messages: state.messages.length }
+  const counts = { subscribers: state.subscribers.length, integrations: state.integrations.length, connections: page.totalCount, messages: state.messages.length, workflows: workflows.length }
   for (const [id, count] of Object.entries(counts)) $('tabs').querySelector(`[data-tab="${id}"] .count`).textContent = `(${count})`
-  detail.refresh({ subscribers: state.subscribers, integrations: state.integrations, connections: page.data, messages: state.messages })
+  detail.refresh({ subscribers: state.subscribers, integrations: state.integrations, connections: page.data, messages: state.messages, workflows })
 }
 
 /** The filters of the Connections tab, as the API's query, and the page's cursor. */

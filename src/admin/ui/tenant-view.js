@@ -80,6 +80,17 @@ export const MESSAGES = {
   titleOf: (m) => `Message ${m._id}`,
 }
 
+/** The tenant's workflows, which a trigger's name must match (none: every name accepted). */
+export const WORKFLOWS = {
+  columns: [
+    { title: 'workflowId', value: (w) => w.workflowId, className: 'id' },
+    { title: 'name', value: (w) => w.name, className: 'text' },
+    { title: 'active', value: (w) => w.active },
+  ],
+  idOf: (w) => w.workflowId,
+  titleOf: (w) => `Workflow ${w.workflowId}`,
+}
+
 /** Grouped by channel, the preferred first within each (as set-primary orders priorities). */
 export function byChannel(integrations) {
   const rank = (channel) => (CHANNEL_ORDER.includes(channel) ? CHANNEL_ORDER.indexOf(channel) : CHANNEL_ORDER.length)

@@ -860,6 +860,15 @@ export interface components {
             template?: components["schemas"]["StoredWorkflow"];
             subscriber?: never;
         } & WithRequired<components["schemas"]["MessageCore"], "_id">;
+        /** @description A workflow a trigger can name (from fixtures `workflows.json`, or `POST /v2/workflows`) */
+        TenantWorkflow: {
+            /** @description The identifier a trigger names */
+            workflowId: string;
+            /** @description Display name */
+            name: string;
+            /** @description An inactive workflow's triggers are acknowledged with `trigger_not_active` and change nothing */
+            active: boolean;
+        };
         /** @description Every stored record of one tenant */
         TenantState: {
             /** @description Subscribers */
@@ -870,6 +879,8 @@ export interface components {
             channelConnections: components["schemas"]["StoredChannelConnection"][];
             /** @description Messages */
             messages: components["schemas"]["StoredMessage"][];
+            /** @description The tenant's workflows, as a trigger matches its `name` against them (docs/behaviour.md §11); absent when the tenant has none, and then every name is accepted */
+            workflows?: components["schemas"]["TenantWorkflow"][];
         };
         /**
          * @description Provider of a subscriber's channel credentials (chat and push providers): the interface's values and those of Novu 3.19's `ChatOrPushProviderEnum`, which the live service and the SDK 3.19.1 accept (`line`, `novu-slack`, `sendblue`, `telegram`, `webex-messaging`); `service-slack` is the interface's alone

@@ -2,7 +2,7 @@ import { RecencyMap } from '../../lib/recency-map.ts'
 import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
-import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+import { answerBody, answerText, bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 
 export interface IdempotencyLimits {
   /** Keys kept per tenant: the most recent ones. */
@@ -62,7 +62,7 @@ export class IdempotencyRecords implements IdempotencyPort {
       if (!records.matches(existing, method, path, body)) throw keyReused(key)
       const status = records.status(existing)
       if (status === 0) throw keyInProgress(key)
-      return { kind: 'replay', status, body: JSON.parse(records.answer(existing)) }
+      return { kind: 'replay', status, body: answerBody(records.answer(existing)) }
     }
     if (existing !== 0) records.remove(existing)
     const id = records.open(key, method, path, body, now + RETENTION_MS)
@@ -77,7 +77,7 @@ export class IdempotencyRecords implements IdempotencyPort {
     const open = recording as OpenRecord
     return (result) => {
       open.stored = true
-      return { record: { ...open.records.recordOf(open.id), status, answer: JSON.stringify(result) }, keep: this.limits.maxPerTenant }
+      return { record: { ...open.records.recordOf(open.id), status, answer: answerText(result) }, keep: this.limits.maxPerTenant }
     }
   }
 

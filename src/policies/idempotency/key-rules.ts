@@ -11,6 +11,10 @@ export const IDEMPOTENCY_LINK = { Link: 'https://docs.novu.co/additional-resourc
 const STORED_ERROR_STATUSES: ReadonlySet<number> = new Set([400, 404, 422])
 
 /** Whether an answer of this status is kept for replay. */
+/** An answer's body as a record keeps it, and back: a bodiless answer (a 204) is kept as ''. */
+export const answerText = (body: unknown): string => JSON.stringify(body) ?? ''
+export const answerBody = (text: string): unknown => (text === '' ? undefined : JSON.parse(text))
+
 export const isReplayed = (status: number): boolean => (status >= 200 && status < 300) || STORED_ERROR_STATUSES.has(status)
 
 /** The 400 of a key too long. */

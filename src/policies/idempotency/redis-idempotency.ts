@@ -3,7 +3,7 @@ import type { RedisClient } from '../../redis/redis-connection.ts'
 import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis/redis-key-records.ts'
 import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
-import { bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
+import { answerBody, answerText, bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 import { defineScripts } from '../../redis/redis-define-scripts.ts'
 import { flushBeforeAnswer } from '../../redis/turn-writes.ts'
 
@@ -131,7 +131,7 @@ export class RedisIdempotency implements IdempotencyPort {
     const [outcome, status, answer] = await reached(this.scripts.novuKeyBegin(redisKey, keyOrderKey(tenant), ...args))
     if (outcome === 'reused') throw keyReused(key)
     if (outcome === 'running') throw keyInProgress(key)
-    if (outcome === 'replay') return { kind: 'replay', status: Number(status), body: JSON.parse(answer!) }
+    if (outcome === 'replay') return { kind: 'replay', status: Number(status), body: answerBody(answer!) }
     const record: RunningRecord = { kind: 'proceed', key, redisKey, token, method, path, print, expiresAt: now + RETENTION_MS, stored: false }
     this.keepRenewing(record)
     return record
@@ -141,7 +141,7 @@ export class RedisIdempotency implements IdempotencyPort {
     const record = recording as RunningRecord
     return (result) => {
       record.stored = true
-      return { record: this.finished(record, status, JSON.stringify(result)), keep: this.limits.maxPerTenant }
+      return { record: this.finished(record, status, answerText(result)), keep: this.limits.maxPerTenant }
     }
   }
 

@@ -173,7 +173,7 @@ describe('determinism of the demo data set', () => {
   it('is deep-equal for the same seed and differs for another, apart from the well-known records', () => {
     expect(demoSeed(admin)).toEqual(state)
     const other = demoSeed(admin, 2)
-    const same = (kind: keyof TenantState, from: number) => other[kind].slice(from).filter((record, i) => JSON.stringify(record) === JSON.stringify(state[kind][from + i])).length
+    const same = (kind: Exclude<keyof TenantState, 'workflows'>, from: number) => other[kind].slice(from).filter((record, i) => JSON.stringify(record) === JSON.stringify(state[kind][from + i])).length
     expect([same('subscribers', 2), same('channelConnections', 2), same('messages', 13)]).toEqual([0, 0, 0])
     expect(other.integrations).toEqual(state.integrations)
   })

@@ -47,7 +47,7 @@ export function afterChanges(bytes: number, base: ReadonlyMap<string, object>, c
 /** The estimate of a state, a step per record (each measured once, so what is built of it later measures nothing again). */
 export function* stateBytesSteps(state: TenantState): Steps<number> {
   let bytes = 0
-  for (const records of [state.subscribers, state.integrations, state.channelConnections, state.messages] as object[][]) {
+  for (const records of [state.subscribers, state.integrations, state.channelConnections, state.messages, state.workflows ?? []] as object[][]) {
     for (const record of records) yield void (bytes += recordBytes(record))
   }
   return bytes

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LayeredMap } from './layered-map.ts'
+import { changed, LayeredMap } from './layered-map.ts'
 import { prng } from '../../../test/helpers/prng.ts'
 
 const SEED = 20261123
@@ -43,5 +43,17 @@ describe('LayeredMap.with', () => {
     map = LayeredMap.with(map, new Map([['k4', 104]]))
     expect(map).toBeInstanceOf(Map)
     expect([...map.values()].slice(0, 6)).toEqual([100, 101, 102, 103, 104, 5])
+  })
+
+  it('changed: deletes leave the map without them, the base untouched; a key deleted and put again comes last', () => {
+    const base = LayeredMap.with(new Map(Array.from({ length: 16 }, (_, i) => [`k${i}`, i] as [string, number])), new Map([['k1', 101]]))
+    const before = [...base.entries()]
+    const after = changed(base, new Map<string, number | null>([['k0', null], ['k2', 102]]))
+    expect([...after.keys()].slice(0, 3)).toEqual(['k1', 'k2', 'k3'])
+    expect(after.has('k0')).toBe(false)
+    expect(after.size).toBe(15)
+    expect([...base.entries()]).toEqual(before)
+    const again = changed(after, new Map([['k0', 7]]))
+    expect([...again.entries()].at(-1)).toEqual(['k0', 7])
   })
 })

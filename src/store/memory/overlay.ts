@@ -1,16 +1,17 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
-import { LayeredMap } from './layered-map.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import { changed, LayeredMap } from './layered-map.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 import { afterChanges, bytesOfData, recordBytes, withBytes } from './held-bytes.ts'
 
-/** The records a transaction put, by kind and id. */
+/** The records a transaction put, by kind and id; null: deleted. */
 export interface PutRecords {
-  subscribers: ReadonlyMap<string, object>
+  subscribers: ReadonlyMap<string, object | null>
   integrations: ReadonlyMap<string, object>
-  messages: ReadonlyMap<string, object>
+  messages: ReadonlyMap<string, object | null>
+  workflows: ReadonlyMap<string, object>
 }
 
 type Records = ReadonlyMap<string, object>
@@ -21,7 +22,11 @@ const connectionsOf = (data: TenantData) => new Map([...data.connections.all()].
 const recordsOf = (data: TenantData, kind: RecordKind): Records => (kind === 'channelConnections' ? connectionsOf(data) : data[kind])
 
 const idOf = (kind: RecordKind, record: object): string =>
-  kind === 'subscribers' ? (record as { subscriberId: string }).subscriberId : (record as { _id: string })._id
+  kind === 'subscribers'
+    ? (record as { subscriberId: string }).subscriberId
+    : kind === 'workflows'
+      ? (record as { workflowId: string }).workflowId
+      : (record as { _id: string })._id
 
 /**
  * The rows of a transaction's records: each at the place it holds, or (new to the tenant) after
@@ -29,7 +34,7 @@ const idOf = (kind: RecordKind, record: object): string =>
  */
 export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => number): OverlayRow[] {
   const rows: OverlayRow[] = []
-  for (const kind of ['subscribers', 'integrations', 'messages'] as const) {
+  for (const kind of ['subscribers', 'integrations', 'messages', 'workflows'] as const) {
     for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: data[kind].has(id) ? undefined : nextSeq() })
   }
   return rows
@@ -45,7 +50,7 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
   for (const kind of RECORD_KINDS) {
     const base = recordsOf(seed, kind)
     const kept = new Set<string>()
-    for (const record of state[kind] as object[]) {
+    for (const record of (state[kind] ?? []) as object[]) {
       const id = idOf(kind, record)
       kept.add(id)
       const seeded = base.get(id)
@@ -61,14 +66,19 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
 /** The tenant after a `put` change of `rows` (as PendingTransaction.commit makes it). */
 export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
   const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
-  const [subscribers, integrations, messages] = [put('subscribers'), put('integrations'), put('messages')]
-  const bytes = afterChanges(afterChanges(afterChanges(bytesOfData(data), data.subscribers, subscribers), data.integrations, integrations), data.messages, messages)
+  const [subscribers, integrations, messages, workflows] = [put('subscribers'), put('integrations'), put('messages'), put('workflows')]
+  let bytes = bytesOfData(data)
+  bytes = afterChanges(bytes, data.subscribers, subscribers)
+  bytes = afterChanges(bytes, data.integrations, integrations)
+  bytes = afterChanges(bytes, data.messages, messages)
+  bytes = afterChanges(bytes, data.workflows, workflows)
   return withBytes(
     {
-      subscribers: LayeredMap.with(data.subscribers, subscribers as Map<string, StoredSubscriber>),
+      subscribers: changed(data.subscribers, subscribers as Map<string, StoredSubscriber | null>),
       integrations: LayeredMap.with(data.integrations, integrations as Map<string, StoredIntegration>),
-      messages: LayeredMap.with(data.messages, messages as Map<string, StoredMessage>),
+      messages: changed(data.messages, messages as Map<string, StoredMessage | null>),
       connections: data.connections,
+      workflows: LayeredMap.with(data.workflows, workflows as Map<string, TenantWorkflow>),
     },
     bytes,
   )
@@ -104,6 +114,7 @@ export function* overlaidSteps(seed: TenantData, rows: readonly OverlayRow[]): S
     integrations: yield* overlaidMap(seed.integrations, byKind('integrations')),
     messages: yield* overlaidMap(seed.messages, byKind('messages')),
     connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.of(yield* overlaidMap(connectionsOf(seed), connectionRows)),
+    workflows: yield* overlaidMap(seed.workflows, byKind('workflows')),
   }
   // The rows' records are what it holds beyond its seed (an import measured them already).
   let bytes = bytesOfData(seed)

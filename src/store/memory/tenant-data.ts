@@ -1,6 +1,6 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
 import type { StateCounts } from '../store.ts'
 
 /**
@@ -15,6 +15,8 @@ export interface TenantData {
   /** By `_id`. */
   readonly messages: ReadonlyMap<string, StoredMessage>
   readonly connections: ConnectionIndex
+  /** By `workflowId`; empty for a tenant that has none (every trigger's name accepted). */
+  readonly workflows: ReadonlyMap<string, TenantWorkflow>
 }
 
 export function tenantDataFromState(state: TenantState): TenantData {
@@ -32,6 +34,7 @@ function* tenantDataSteps(state: TenantState): Steps<TenantData> {
     integrations: yield* mapSteps(state.integrations, (i) => i._id),
     messages: yield* mapSteps(state.messages, (m) => m._id),
     connections: ConnectionIndex.of(yield* mapSteps(state.channelConnections, (c) => c._id)),
+    workflows: yield* mapSteps(state.workflows ?? [], (w) => w.workflowId),
   }
 }
 
@@ -56,5 +59,7 @@ export function stateFromTenantData(data: TenantData): TenantState {
     integrations: [...data.integrations.values()],
     channelConnections: [...data.connections.all()],
     messages: [...data.messages.values()],
+    // Only a tenant that has workflows shows them (docs/behaviour.md §11).
+    ...(data.workflows.size > 0 ? { workflows: [...data.workflows.values()] } : {}),
   }
 }

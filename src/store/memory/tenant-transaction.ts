@@ -1,7 +1,7 @@
 import { pageOf, pageRequestOf } from './connections/connection-page.ts'
-import { LayeredMap } from './layered-map.ts'
+import { changed, LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
+import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
@@ -9,12 +9,16 @@ import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
 /** Nothing put of a kind. */
 const NONE: ReadonlyMap<string, never> = new Map<string, never>()
 
-/** Collects replaced records over a committed TenantData; `commit` builds the next value. */
+/** Records put of one kind, by id; null: the record is deleted. */
+type Changes<V> = Map<string, V | null>
+
+/** Collects replaced and deleted records over a committed TenantData; `commit` builds the next value. */
 export class PendingTransaction implements TenantTransaction {
   // Made by the first put of their kind: most calls read, or put one kind of record.
-  private subscribers: Map<string, StoredSubscriber> | undefined = undefined
+  private subscriberChanges: Changes<StoredSubscriber> | undefined = undefined
   private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
-  private messages: Map<string, StoredMessage> | undefined = undefined
+  private messageChanges: Changes<StoredMessage> | undefined = undefined
+  private workflowChanges: Map<string, TenantWorkflow> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
@@ -23,7 +27,11 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   subscriber(subscriberId: string) {
-    return this.subscribers?.get(subscriberId) ?? this.data.subscribers.get(subscriberId)
+    return current(this.subscriberChanges, this.data.subscribers, subscriberId)
+  }
+
+  subscribers() {
+    return currentValues(this.subscriberChanges, this.data.subscribers)
   }
 
   integration(id: string) {
@@ -35,11 +43,27 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   message(id: string) {
-    return this.messages?.get(id) ?? this.data.messages.get(id)
+    return current(this.messageChanges, this.data.messages, id)
+  }
+
+  messages() {
+    return currentValues(this.messageChanges, this.data.messages)
+  }
+
+  workflow(workflowId: string) {
+    return this.workflowChanges?.get(workflowId) ?? this.data.workflows.get(workflowId)
+  }
+
+  hasWorkflows() {
+    return this.data.workflows.size > 0 || (this.workflowChanges?.size ?? 0) > 0
+  }
+
+  putWorkflow(record: TenantWorkflow) {
+    ;(this.workflowChanges ??= new Map()).set(record.workflowId, record)
   }
 
   putSubscriber(record: StoredSubscriber) {
-    ;(this.subscribers ??= new Map()).set(record.subscriberId, record)
+    ;(this.subscriberChanges ??= new Map()).set(record.subscriberId, record)
   }
 
   putIntegration(record: StoredIntegration) {
@@ -48,24 +72,56 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   putMessage(record: StoredMessage) {
-    ;(this.messages ??= new Map()).set(record._id, record)
+    ;(this.messageChanges ??= new Map()).set(record._id, record)
   }
 
-  /** The records put, for a store that writes them down. */
+  deleteSubscriber(subscriberId: string) {
+    ;(this.subscriberChanges ??= new Map()).set(subscriberId, null)
+  }
+
+  deleteMessage(id: string) {
+    ;(this.messageChanges ??= new Map()).set(id, null)
+  }
+
+  /** The records put (null: deleted), for a store that writes them down. */
   put(): PutRecords {
-    return { subscribers: this.subscribers ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messages ?? NONE }
+    return {
+      subscribers: this.subscriberChanges ?? NONE,
+      integrations: this.integrationChanges ?? NONE,
+      messages: this.messageChanges ?? NONE,
+      workflows: this.workflowChanges ?? NONE,
+    }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const { subscribers, integrationChanges, messages, data } = this
-    if (!subscribers && !integrationChanges && !messages) return undefined
-    const bytes = afterChanges(afterChanges(afterChanges(bytesOfData(data), data.subscribers, subscribers), data.integrations, integrationChanges), data.messages, messages)
-    return withBytes({
-      subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
+    const { subscriberChanges, integrationChanges, messageChanges, workflowChanges, data } = this
+    if (!subscriberChanges && !integrationChanges && !messageChanges && !workflowChanges) return undefined
+    let bytes = bytesOfData(data)
+    bytes = afterChanges(bytes, data.subscribers, subscriberChanges)
+    bytes = afterChanges(bytes, data.integrations, integrationChanges)
+    bytes = afterChanges(bytes, data.messages, messageChanges)
+    bytes = afterChanges(bytes, data.workflows, workflowChanges)
+    const next: TenantData = {
+      subscribers: subscriberChanges ? changed(data.subscribers, subscriberChanges) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
-      messages: messages ? LayeredMap.with(data.messages, messages) : data.messages,
+      messages: messageChanges ? changed(data.messages, messageChanges) : data.messages,
       connections: data.connections,
-    }, bytes)
+      workflows: workflowChanges ? LayeredMap.with(data.workflows, workflowChanges) : data.workflows,
+    }
+    return withBytes(next, bytes)
   }
+}
+
+function current<V>(changes: Changes<V> | undefined, base: ReadonlyMap<string, V>, id: string): V | undefined {
+  if (changes?.has(id)) return changes.get(id) ?? undefined
+  return base.get(id)
+}
+
+function* currentValues<V>(changes: Changes<V> | undefined, base: ReadonlyMap<string, V>): Generator<V> {
+  for (const [id, record] of base) {
+    const now = changes?.has(id) ? changes.get(id) : record
+    if (now) yield now
+  }
+  if (changes) for (const [id, record] of changes) if (record && !base.has(id)) yield record
 }
