@@ -1,3 +1,6 @@
+import { deleteIntegration, updateIntegration } from './integrations/change-integration.ts'
+import { createIntegration } from './integrations/create-integration.ts'
+import { listActiveIntegrations, listIntegrations } from './integrations/integration-lists.ts'
 import type { Handler } from './operation-context.ts'
 
 /**
@@ -6,4 +9,10 @@ import type { Handler } from './operation-context.ts'
  * making one stateful is adding its handler here. The five keep their own handlers (handlers.ts),
  * served on their paths whatever this map says.
  */
-export const novuHandlers: Readonly<Record<string, Handler>> = {}
+export const novuHandlers: Readonly<Record<string, Handler>> = {
+  IntegrationsController_listIntegrations: listIntegrations as Handler,
+  IntegrationsController_getActiveIntegrations: listActiveIntegrations as Handler,
+  IntegrationsController_createIntegration: createIntegration as Handler,
+  IntegrationsController_updateIntegrationById: updateIntegration as Handler,
+  IntegrationsController_removeIntegration: deleteIntegration as Handler,
+}

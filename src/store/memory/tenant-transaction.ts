@@ -31,6 +31,8 @@ export class PendingTransaction implements TenantTransaction {
 
   *integrations() {
     for (const id of this.data.integrations.keys()) yield this.integration(id) as StoredIntegration
+    // Integrations this transaction created, after the committed ones.
+    if (this.integrationChanges) for (const [id, record] of this.integrationChanges) if (!this.data.integrations.has(id)) yield record
   }
 
   message(id: string) {
@@ -42,7 +44,6 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   putIntegration(record: StoredIntegration) {
-    if (!this.data.integrations.has(record._id)) throw new Error(`no integration ${record._id} to replace`)
     ;(this.integrationChanges ??= new Map()).set(record._id, record)
   }
 
