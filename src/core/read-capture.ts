@@ -65,6 +65,9 @@ export class ReadCapture {
         for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
       },
       message: (id) => noted('messages', view.message(id)),
+      *messages() {
+        for (const record of view.messages()) yield capture.note('messages', record._id, record)
+      },
       connectionPage: (query) => {
         const page = view.connectionPage(query)
         for (const record of page.items) this.note('channelConnections', record._id, record)

@@ -1,6 +1,8 @@
 import { deleteIntegration, updateIntegration } from './integrations/change-integration.ts'
 import { createIntegration } from './integrations/create-integration.ts'
 import { listActiveIntegrations, listIntegrations } from './integrations/integration-lists.ts'
+import { listMessages } from './messages/list-messages.ts'
+import { markAllMessages } from './messages/mark-all-messages.ts'
 import type { Handler } from './operation-context.ts'
 
 /**
@@ -15,4 +17,6 @@ export const novuHandlers: Readonly<Record<string, Handler>> = {
   IntegrationsController_createIntegration: createIntegration as Handler,
   IntegrationsController_updateIntegrationById: updateIntegration as Handler,
   IntegrationsController_removeIntegration: deleteIntegration as Handler,
+  MessagesController_getMessages: listMessages as Handler,
+  SubscribersV1Controller_markAllUnreadAsRead: markAllMessages as Handler,
 }

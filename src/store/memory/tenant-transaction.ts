@@ -13,7 +13,7 @@ export class PendingTransaction implements TenantTransaction {
   // Made by the first put of their kind: most calls read, or put one kind of record.
   private subscribers: Map<string, StoredSubscriber> | undefined = undefined
   private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
-  private messages: Map<string, StoredMessage> | undefined = undefined
+  private messageChanges: Map<string, StoredMessage> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
@@ -36,7 +36,12 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   message(id: string) {
-    return this.messages?.get(id) ?? this.data.messages.get(id)
+    return this.messageChanges?.get(id) ?? this.data.messages.get(id)
+  }
+
+  *messages() {
+    for (const id of this.data.messages.keys()) yield this.message(id) as StoredMessage
+    if (this.messageChanges) for (const [id, record] of this.messageChanges) if (!this.data.messages.has(id)) yield record
   }
 
   putSubscriber(record: StoredSubscriber) {
@@ -48,17 +53,17 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   putMessage(record: StoredMessage) {
-    ;(this.messages ??= new Map()).set(record._id, record)
+    ;(this.messageChanges ??= new Map()).set(record._id, record)
   }
 
   /** The records put, for a store that writes them down. */
   put(): PutRecords {
-    return { subscribers: this.subscribers ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messages ?? NONE }
+    return { subscribers: this.subscribers ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messageChanges ?? NONE }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const { subscribers, integrationChanges, messages, data } = this
+    const { subscribers, integrationChanges, messageChanges: messages, data } = this
     if (!subscribers && !integrationChanges && !messages) return undefined
     return {
       subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
