@@ -68,6 +68,7 @@ export class ReadCapture {
       *messages() {
         for (const record of view.messages()) yield capture.note('messages', record._id, record)
       },
+      connectionByIdentifier: (identifier) => noted('channelConnections', view.connectionByIdentifier(identifier)),
       connectionPage: (query) => {
         const page = view.connectionPage(query)
         for (const record of page.items) this.note('channelConnections', record._id, record)
@@ -82,6 +83,9 @@ export class ReadCapture {
       putSubscriber: (record) => tx.putSubscriber(record),
       putIntegration: (record) => tx.putIntegration(record),
       putMessage: (record) => tx.putMessage(record),
+      removeMessage: (id) => tx.removeMessage(id),
+      putConnection: (record) => tx.putConnection(record),
+      removeConnection: (id) => tx.removeConnection(id),
     }
   }
 }

@@ -1,6 +1,7 @@
 import { deleteIntegration, updateIntegration } from './integrations/change-integration.ts'
 import { createIntegration } from './integrations/create-integration.ts'
 import { listActiveIntegrations, listIntegrations } from './integrations/integration-lists.ts'
+import { deleteMessage } from './messages/delete-message.ts'
 import { listMessages } from './messages/list-messages.ts'
 import { markAllMessages } from './messages/mark-all-messages.ts'
 import type { Handler } from './operation-context.ts'
@@ -18,5 +19,6 @@ export const novuHandlers: Readonly<Record<string, Handler>> = {
   IntegrationsController_updateIntegrationById: updateIntegration as Handler,
   IntegrationsController_removeIntegration: deleteIntegration as Handler,
   MessagesController_getMessages: listMessages as Handler,
+  MessagesController_deleteMessage: deleteMessage as Handler,
   SubscribersV1Controller_markAllUnreadAsRead: markAllMessages as Handler,
 }

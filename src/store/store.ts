@@ -14,6 +14,8 @@ export interface TenantView {
    * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.
    */
   connectionPage(query: ConnectionQuery): ConnectionPage
+  /** The connection of that `identifier` (unique in a tenant), found by a walk: only its own operations ask. */
+  connectionByIdentifier(identifier: string): StoredChannelConnection | undefined
 }
 
 export type ConnectionOrder = 'createdAt' | 'updatedAt'
@@ -53,6 +55,10 @@ export interface TenantTransaction extends TenantView {
   putSubscriber(record: StoredSubscriber): void
   putIntegration(record: StoredIntegration): void
   putMessage(record: StoredMessage): void
+  /** Gone for good (the live service's hard deletes). */
+  removeMessage(id: string): void
+  putConnection(record: StoredChannelConnection): void
+  removeConnection(id: string): void
 }
 
 /**

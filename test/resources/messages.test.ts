@@ -83,3 +83,26 @@ describe('POST /v1/subscribers/{subscriberId}/messages/mark-all', () => {
     expect(res.body.message).toMatch(/^Subscriber nobody does not exist in environment [0-9a-f]{24}, please provide a valid subscriber identifier$/)
   })
 })
+
+describe('DELETE /v1/messages/{messageId}', () => {
+  it('deletes the message for good: acknowledged, gone from the list and the state, a 404 the second time', async () => {
+    const auth = freshTenant()
+    const res = await request(server.url).delete(`/v1/messages/${adaMessage(3)}`).set(auth)
+    expect(res.status).toBe(200)
+    await expectNovuContract('MessagesController_deleteMessage', res)
+    expect(res.body).toEqual({ acknowledged: true, status: 'deleted' })
+    const list = await messages(auth, `subscriberId=${ADA}&limit=100`)
+    expect(list.body.totalCount).toBe(9)
+    expect(ids(list.body)).not.toContain(adaMessage(3))
+    expect((await readState(server.url, auth)).messages.map((m) => m._id)).not.toContain(adaMessage(3))
+    const again = await request(server.url).delete(`/v1/messages/${adaMessage(3)}`).set(auth)
+    expect(again.status).toBe(404)
+    expect(again.body.message).toBe(`Message with id ${adaMessage(3)} not found`)
+  })
+
+  it('answers 422 to an id that is not a MongoDB id', async () => {
+    const res = await request(server.url).delete('/v1/messages/not-an-id').set(freshTenant())
+    expect(res.status).toBe(422)
+    expect(res.body.errors.general.messages).toEqual(['messageId must be a mongodb id'])
+  })
+})

@@ -1,16 +1,13 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
+import { changedMap } from './changed-map.ts'
 import { LayeredMap } from './layered-map.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 
-/** The records a transaction put, by kind and id. */
-export interface PutRecords {
-  subscribers: ReadonlyMap<string, object>
-  integrations: ReadonlyMap<string, object>
-  messages: ReadonlyMap<string, object>
-}
+/** The records a transaction put, by kind and id (null: removed). */
+export type PutRecords = Record<RecordKind, ReadonlyMap<string, object | null>>
 
 type Records = ReadonlyMap<string, object>
 
@@ -28,8 +25,9 @@ const idOf = (kind: RecordKind, record: object): string =>
  */
 export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => number): OverlayRow[] {
   const rows: OverlayRow[] = []
-  for (const kind of ['subscribers', 'integrations', 'messages'] as const) {
-    for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: data[kind].has(id) ? undefined : nextSeq() })
+  for (const kind of RECORD_KINDS) {
+    const held = kind === 'channelConnections' ? (id: string) => data.connections.get(id) !== undefined : (id: string) => data[kind].has(id)
+    for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: held(id) ? undefined : nextSeq() })
   }
   return rows
 }
@@ -63,8 +61,8 @@ export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantDa
   return {
     subscribers: LayeredMap.with(data.subscribers, put('subscribers') as Map<string, StoredSubscriber>),
     integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
-    messages: LayeredMap.with(data.messages, put('messages') as Map<string, StoredMessage>),
-    connections: data.connections,
+    messages: changedMap(data.messages, put('messages') as Map<string, StoredMessage | null>),
+    connections: data.connections.with(put('channelConnections') as Map<string, StoredChannelConnection | null>),
   }
 }
 

@@ -1,24 +1,35 @@
 import { pageOf, pageRequestOf } from './connections/connection-page.ts'
+import { changedMap } from './changed-map.ts'
 import { LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 
 /** Nothing put of a kind. */
 const NONE: ReadonlyMap<string, never> = new Map<string, never>()
 
-/** Collects replaced records over a committed TenantData; `commit` builds the next value. */
+/** Collects replaced (and removed: null) records over a committed TenantData; `commit` builds the next value. */
 export class PendingTransaction implements TenantTransaction {
   // Made by the first put of their kind: most calls read, or put one kind of record.
   private subscribers: Map<string, StoredSubscriber> | undefined = undefined
   private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
-  private messageChanges: Map<string, StoredMessage> | undefined = undefined
+  private messageChanges: Map<string, StoredMessage | null> | undefined = undefined
+  private connectionChanges: Map<string, StoredChannelConnection | null> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
   connectionPage(query: ConnectionQuery) {
+    // The page a transaction reads is the committed one: no operation lists after it writes.
     return pageOf(this.data.connections, pageRequestOf(query))
+  }
+
+  connectionByIdentifier(identifier: string) {
+    for (const record of this.connectionChanges?.values() ?? []) if (record?.identifier === identifier) return record
+    for (const record of this.data.connections.all()) {
+      if (record.identifier === identifier && !this.connectionChanges?.has(record._id)) return record
+    }
+    return undefined
   }
 
   subscriber(subscriberId: string) {
@@ -36,12 +47,16 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   message(id: string) {
-    return this.messageChanges?.get(id) ?? this.data.messages.get(id)
+    const changed = this.messageChanges?.get(id)
+    return changed === undefined ? this.data.messages.get(id) : (changed ?? undefined)
   }
 
   *messages() {
-    for (const id of this.data.messages.keys()) yield this.message(id) as StoredMessage
-    if (this.messageChanges) for (const [id, record] of this.messageChanges) if (!this.data.messages.has(id)) yield record
+    for (const id of this.data.messages.keys()) {
+      const record = this.message(id)
+      if (record) yield record
+    }
+    if (this.messageChanges) for (const [id, record] of this.messageChanges) if (record && !this.data.messages.has(id)) yield record
   }
 
   putSubscriber(record: StoredSubscriber) {
@@ -56,20 +71,37 @@ export class PendingTransaction implements TenantTransaction {
     ;(this.messageChanges ??= new Map()).set(record._id, record)
   }
 
-  /** The records put, for a store that writes them down. */
+  removeMessage(id: string) {
+    ;(this.messageChanges ??= new Map()).set(id, null)
+  }
+
+  putConnection(record: StoredChannelConnection) {
+    ;(this.connectionChanges ??= new Map()).set(record._id, record)
+  }
+
+  removeConnection(id: string) {
+    ;(this.connectionChanges ??= new Map()).set(id, null)
+  }
+
+  /** The records put (null: removed), for a store that writes them down. */
   put(): PutRecords {
-    return { subscribers: this.subscribers ?? NONE, integrations: this.integrationChanges ?? NONE, messages: this.messageChanges ?? NONE }
+    return {
+      subscribers: this.subscribers ?? NONE,
+      integrations: this.integrationChanges ?? NONE,
+      messages: this.messageChanges ?? NONE,
+      channelConnections: this.connectionChanges ?? NONE,
+    }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const { subscribers, integrationChanges, messageChanges: messages, data } = this
-    if (!subscribers && !integrationChanges && !messages) return undefined
+    const { subscribers, integrationChanges, messageChanges, connectionChanges, data } = this
+    if (!subscribers && !integrationChanges && !messageChanges && !connectionChanges) return undefined
     return {
       subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
-      messages: messages ? LayeredMap.with(data.messages, messages) : data.messages,
-      connections: data.connections,
+      messages: messageChanges ? changedMap(data.messages, messageChanges) : data.messages,
+      connections: connectionChanges ? data.connections.with(connectionChanges) : data.connections,
     }
   }
 }
