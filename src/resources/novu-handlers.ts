@@ -1,3 +1,4 @@
+import { createConnection, deleteConnection, getConnection, updateConnection } from './connections/connection-resource.ts'
 import { deleteIntegration, updateIntegration } from './integrations/change-integration.ts'
 import { createIntegration } from './integrations/create-integration.ts'
 import { listActiveIntegrations, listIntegrations } from './integrations/integration-lists.ts'
@@ -18,6 +19,10 @@ export const novuHandlers: Readonly<Record<string, Handler>> = {
   IntegrationsController_createIntegration: createIntegration as Handler,
   IntegrationsController_updateIntegrationById: updateIntegration as Handler,
   IntegrationsController_removeIntegration: deleteIntegration as Handler,
+  ChannelConnectionsController_createChannelConnection: createConnection as Handler,
+  ChannelConnectionsController_getChannelConnectionByIdentifier: getConnection as Handler,
+  ChannelConnectionsController_updateChannelConnection: updateConnection as Handler,
+  ChannelConnectionsController_deleteChannelConnection: deleteConnection as Handler,
   MessagesController_getMessages: listMessages as Handler,
   MessagesController_deleteMessage: deleteMessage as Handler,
   SubscribersV1Controller_markAllUnreadAsRead: markAllMessages as Handler,
