@@ -66,6 +66,23 @@ const STEPS: Record<string, (n: number) => Step> = {
   // Two ids, so that a message added is often put again (in place), before or after the other.
   'add or put again a new message': (n) => (store, tenant) =>
     store.transact(tenant, (tx) => tx.putMessage({ ...seed.messages[0]!, _id: `64f9${String(n % 2).padStart(20, '0')}`, content: `added ${n}` })),
+  // Removals (the hard deletes of messages and connections): of a seeded record or of one added.
+  'remove a message': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => {
+      const id = n % 2 === 0 ? seed.messages[n % seed.messages.length]!._id : `64f9${String((n >> 1) % 2).padStart(20, '0')}`
+      if (tx.message(id)) tx.removeMessage(id)
+    }),
+  'add, change or remove a connection': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => {
+      const seeded = tx.connectionByIdentifier(seed.channelConnections[n % seed.channelConnections.length]!.identifier)
+      const added = `64fb${String(n % 2).padStart(20, '0')}`
+      if (n % 3 === 0) {
+        if (seeded) tx.removeConnection(seeded._id)
+      } else if (n % 3 === 1) tx.putConnection(marked({ ...seed.channelConnections[0]!, _id: added, identifier: `added-${n % 2}` }, n))
+      else if (tx.connectionByIdentifier(`added-${n % 2}`)) tx.removeConnection(added)
+    }),
+  'add or change an integration': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => tx.putIntegration({ ...seed.integrations[0]!, _id: `64fc${String(n % 2).padStart(20, '0')}`, primary: false, name: `added ${n}` })),
   'replace the state': (n) => async (store, tenant) => {
     const state: TenantState = await store.exportState(tenant)
     state.messages.splice(n % state.messages.length, 1)
