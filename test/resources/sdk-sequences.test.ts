@@ -6,13 +6,16 @@ import { startTestServer } from '../helpers/start-test-server.ts'
 import { ADA, GRACE, adaMessage } from '../helpers/well-known.ts'
 import { sdkClient } from '../sdk/support.ts'
 
-let server: MockServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(() => server.close())
+describe.each([
+  ['bare', false],
+  ['enveloped', true],
+] as const)('through the SDK, %s', (_name, envelope) => {
+  let server: MockServer
+  beforeAll(async () => {
+    server = await startTestServer({ envelope })
+  })
+  afterAll(() => server.close())
 
-describe('through the SDK', () => {
   it('an active email integration: not primary, made primary, deleted, no primary left', async () => {
     const { novu } = sdkClient(server.url)
     const created = (await novu.integrations.create({ providerId: 'resend', active: true })).result
