@@ -65,8 +65,8 @@ export class ReadCapture {
         for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
       },
       message: (id) => noted('messages', view.message(id)),
-      *messages() {
-        for (const record of view.messages()) yield capture.note('messages', record._id, record)
+      *messages(keep) {
+        for (const record of view.messages(keep)) yield capture.note('messages', record._id, record)
       },
       connectionByIdentifier: (identifier) => noted('channelConnections', view.connectionByIdentifier(identifier)),
       connectionPage: (query) => {

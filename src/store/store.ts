@@ -7,8 +7,11 @@ export interface TenantView {
   integration(id: string): StoredIntegration | undefined
   integrations(): Iterable<StoredIntegration>
   message(id: string): StoredMessage | undefined
-  /** Every message, in the order stored (the list and mark-all walk them: docs/behaviour.md §11). */
-  messages(): Iterable<StoredMessage>
+  /**
+   * The messages `keep` accepts, in the order stored (the list and mark-all walk them:
+   * docs/behaviour.md §11). Only those count as read (a call's provider state, docs/behaviour.md §9).
+   */
+  messages(keep: (message: StoredMessage) => boolean): Iterable<StoredMessage>
   /**
    * One page of the tenant's channel connections (docs/behaviour.md §2.4). An adapter pages its own
    * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.

@@ -30,14 +30,14 @@ export async function listMessages({ store, tenant, input }: Context) {
     }
     const transactionIds = Array.isArray(query.transactionId) && query.transactionId.length > 0 ? new Set(query.transactionId as string[]) : undefined
     const channel = typeof query.channel === 'string' ? query.channel : undefined
-    const matching: StoredMessage[] = []
-    for (const message of view.messages()) {
-      if (channel !== undefined && message.channel !== channel) continue
-      if (subscriberKey !== undefined && message._subscriberId !== subscriberKey) continue
-      if (transactionIds && !transactionIds.has(message.transactionId)) continue
-      matching.push(message)
-    }
-    matching.sort(newestFirst)
+    const matching = [
+      ...view.messages(
+        (message) =>
+          (channel === undefined || message.channel === channel) &&
+          (subscriberKey === undefined || message._subscriberId === subscriberKey) &&
+          (transactionIds === undefined || transactionIds.has(message.transactionId)),
+      ),
+    ].sort(newestFirst)
     const data = matching.slice(page * limit, page * limit + limit).map((message) => presentMessage(message, tenant))
     return { page, totalCount: matching.length, hasMore: matching.length > page * limit + data.length, pageSize: limit, data }
   })

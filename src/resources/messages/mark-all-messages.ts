@@ -31,9 +31,11 @@ export async function markAllMessages({ store, tenant, input, now }: Context) {
       throw missing('SUBSCRIBER_NOT_FOUND', `Subscriber ${subscriberId} does not exist in environment ${tenant.environmentId}, please provide a valid subscriber identifier`)
     }
     const at = now().toISOString()
-    const changing = [...tx.messages()].filter(
-      (message) => message._subscriberId === subscriber._id && message.channel === 'in_app' && CHANGES[markAs](message) && (!feeds || feeds.has(message._feedId ?? '')),
-    )
+    const changing = [
+      ...tx.messages(
+        (message) => message._subscriberId === subscriber._id && message.channel === 'in_app' && CHANGES[markAs](message) && (!feeds || feeds.has(message._feedId ?? '')),
+      ),
+    ]
     for (const message of changing) tx.putMessage(marked(message, markAs, at))
     return changing.length
   })

@@ -51,12 +51,12 @@ export class PendingTransaction implements TenantTransaction {
     return changed === undefined ? this.data.messages.get(id) : (changed ?? undefined)
   }
 
-  *messages() {
+  *messages(keep: (message: StoredMessage) => boolean) {
     for (const id of this.data.messages.keys()) {
       const record = this.message(id)
-      if (record) yield record
+      if (record && keep(record)) yield record
     }
-    if (this.messageChanges) for (const [id, record] of this.messageChanges) if (record && !this.data.messages.has(id)) yield record
+    if (this.messageChanges) for (const [id, record] of this.messageChanges) if (record && !this.data.messages.has(id) && keep(record)) yield record
   }
 
   putSubscriber(record: StoredSubscriber) {
