@@ -23,17 +23,17 @@ export async function createConnection({ store, tenant, input, now }: Context<Se
   const body = input.body
   return store.transact(tenant.key, (tx) => {
     const at = now().toISOString()
-    const identifier = body.identifier || defaultIdentifier(tx, tenant.key, at)
-    if (tx.connectionByIdentifier(identifier)) {
-      throw new ApiError(409, 'CONNECTION_EXISTS', `Channel connection with identifier "${identifier}" already exists in environment "${tenant.environmentId}"`)
-    }
     const integration = [...tx.integrations()].find((i) => !i.deleted && i.identifier === body.integrationIdentifier)
     if (!integration) throw missing('INTEGRATION_NOT_FOUND', `Integration not found: ${body.integrationIdentifier}`)
     // A shared connection belongs to a context, not a subscriber: its subscriberId is not stored.
     const subscriberId = body.connectionMode === 'shared' ? undefined : body.subscriberId || undefined
     if (subscriberId !== undefined && !tx.subscriber(subscriberId)) throw missing('SUBSCRIBER_NOT_FOUND', `Subscriber not found: ${subscriberId}`)
     const contextKeys = Object.entries(body.context ?? {}).map(([type, value]) => `${type}:${typeof value === 'string' ? value : value.id}`)
-    if (subscriberId !== undefined && contextKeys.length === 0) refuseDuplicate(tx, integration.identifier, subscriberId)
+    refuseDuplicate(tx, integration.identifier, subscriberId, contextKeys)
+    const identifier = body.identifier || defaultIdentifier(tx, tenant.key, at)
+    if (tx.connectionByIdentifier(identifier)) {
+      throw new ApiError(409, 'CONNECTION_EXISTS', `Channel connection with identifier "${identifier}" already exists in environment "${tenant.environmentId}"`)
+    }
     const record: StoredChannelConnection = {
       // Unique as its identifier is, in the tenant, at this time.
       _id: newRecordId(['channelConnection', tenant.key, at, identifier], () => false),
@@ -84,21 +84,15 @@ function found(connection: StoredChannelConnection | undefined, message: string)
   return connection
 }
 
-function refuseDuplicate(tx: TenantTransaction, integrationIdentifier: string, subscriberId: string): void {
-  const page = tx.connectionPage({
-    orderBy: 'createdAt',
-    descending: true,
-    limit: 1,
-    includeCursor: false,
-    criteria: { integrationIdentifier, subscriberId, contextKeys: [] },
-  })
+/** One connection per integration, subscriber (or none) and set of context keys, as the live service's create use case keeps it. */
+function refuseDuplicate(tx: TenantTransaction, integrationIdentifier: string, subscriberId: string | undefined, contextKeys: readonly string[]): void {
+  const criteria = subscriberId === undefined ? { connectionMode: 'shared' as const } : { subscriberId }
+  const page = tx.connectionPage({ orderBy: 'createdAt', descending: true, limit: 1, includeCursor: false, criteria: { ...criteria, integrationIdentifier, contextKeys } })
   const existing = page.items[0]
   if (!existing) return
-  throw new ApiError(
-    409,
-    'CONNECTION_DUPLICATE',
-    `A channel connection already exists for integration "${integrationIdentifier}" with subscriberId "${subscriberId}" and no context. Connection ID: ${existing.identifier}`,
-  )
+  const whose = subscriberId === undefined ? 'no subscriberId' : `subscriberId "${subscriberId}"`
+  const context = contextKeys.length > 0 ? `context [${contextKeys.join(', ')}]` : 'no context'
+  throw new ApiError(409, 'CONNECTION_DUPLICATE', `A channel connection already exists for integration "${integrationIdentifier}" with ${whose} and ${context}. Connection ID: ${existing.identifier}`)
 }
 
 /** The fields a workspace holds; others are accepted and dropped. */
