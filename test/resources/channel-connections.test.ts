@@ -44,6 +44,9 @@ describe('POST /v1/channel-connections', () => {
 
   it('refuses an unknown integration or subscriber (404), a taken identifier and a second context-free one for a subscriber (409)', async () => {
     const auth = freshTenant()
+    const sixContexts = await create(auth, { ...BODY, context: Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [k, 'x'])) })
+    expect(sixContexts.status).toBe(422)
+    expect(sixContexts.body.errors.general.messages).toEqual(['context must not have more than 5 entries'])
     const noIntegration = await create(auth, { ...BODY, integrationIdentifier: 'nope' })
     expect([noIntegration.status, noIntegration.body.message]).toEqual([404, 'Integration not found: nope'])
     const noSubscriber = await create(auth, { ...BODY, subscriberId: 'nobody' })

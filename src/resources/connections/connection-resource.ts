@@ -1,4 +1,4 @@
-import { ApiError } from '../../answer/api-error.ts'
+import { ApiError, generalProblem } from '../../answer/api-error.ts'
 import type { StoredChannelConnection } from '../../store/records.ts'
 import type { RecordsPort, TenantTransaction } from '../../store/store.ts'
 import type { NovuInput } from '../novu-input.ts'
@@ -18,9 +18,13 @@ type Sent = {
 }
 type Context<Body> = OperationContext<NovuInput<Body>, RecordsPort>
 
+/** The contexts a connection may name (docs/behaviour.md §11). */
+const MAX_CONTEXTS = 5
+
 /** POST /v1/channel-connections (docs/behaviour.md §11): 201, channel and provider copied from the integration. */
 export async function createConnection({ store, tenant, input, now }: Context<Sent>) {
   const body = input.body
+  if (Object.keys(body.context ?? {}).length > MAX_CONTEXTS) throw generalProblem([`context must not have more than ${MAX_CONTEXTS} entries`])
   return store.transact(tenant.key, (tx) => {
     const at = now().toISOString()
     const integration = [...tx.integrations()].find((i) => !i.deleted && i.identifier === body.integrationIdentifier)
