@@ -1,6 +1,8 @@
 import { notFound, validationFailed } from '../answer/api-error.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { MAX_RULES } from '../policies/faults/fault-rules.ts'
+import { MAX_RULE_BYTES, MAX_RULES, ruleBytes } from '../policies/faults/fault-rules.ts'
+import { HEAP_BYTES_PER_JSON_CHAR } from '../store/memory/held-bytes.ts'
+import type { MemoryPort } from '../store/store.ts'
 import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { Contract } from '../contract/load-contract.ts'
@@ -11,9 +13,13 @@ export function faultHandlers(faults: FaultRulesPort, api: Contract, novu: Contr
   return {
     listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: await faults.list(tenant.key) }),
 
-    addFault: async ({ tenant, input }: OperationContext<{ body: FaultRuleRequest }>) => {
+    addFault: async ({ store, tenant, input }: OperationContext<{ body: FaultRuleRequest }, MemoryPort>) => {
       checkHeaders(input.body.respond?.headers)
       checkDocumented(input.body, api, novu)
+      const bytes = ruleBytes(input.body)
+      const held = (await faults.list(tenant.key)).reduce((sum, rule) => sum + ruleBytes(rule), 0)
+      if (held + bytes > MAX_RULE_BYTES) throw validationFailed({ general: { messages: [`at most ${MAX_RULE_BYTES} bytes (1 MiB) of fault rules per tenant`] } })
+      store.makeRoom(tenant.key, bytes * HEAP_BYTES_PER_JSON_CHAR, 'Fault rule')
       const rule = await faults.add(tenant.key, input.body)
       if (!rule) throw validationFailed({ general: { messages: [`at most ${MAX_RULES} fault rules per tenant`] } })
       return rule

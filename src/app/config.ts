@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import type { SeedProgress } from '../seed/progress-counter.ts'
 import { DEFAULT_VOLUMES, type SeedVolumes } from '../seed/seed-options.ts'
 import type { CorsOrigins } from '../http/cors.ts'
@@ -20,6 +21,8 @@ export interface ServerConfig {
   /** Strict mode when non-empty: only these API keys are accepted. */
   apiKeys: readonly string[]
   maxTenants: number
+  /** Bytes (the JSON of their records) an instance holds for its tenants at most (docs/behaviour.md §3). */
+  memoryBudget: number
   /** With --db or --redis, a stored tenant not called for this long is deleted; 0: never. */
   tenantTtlMs: number
   /** A database file (SQLite) keeping every tenant across restarts; in memory when absent. */
@@ -61,6 +64,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   fixtures: undefined,
   apiKeys: [],
   maxTenants: 1000,
+  // Half of the heap: the rest is the process's own, the journal's and the answers' in flight.
+  memoryBudget: Math.floor(getHeapStatistics().heap_size_limit / 2),
   tenantTtlMs: 30 * 24 * 60 * 60 * 1000,
   db: undefined,
   redis: undefined,

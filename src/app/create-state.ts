@@ -10,13 +10,13 @@ import { novuOperationHandlers } from '../resources/novu-dispatch.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { prebuiltSeed } from '../seed/prebuilt-seed.ts'
 import type { FixturesRead } from '../seed/seeding.ts'
-import { defaultVolumes } from '../seed/seed-options.ts'
+import { defaultVolumes, seedCounts } from '../seed/seed-options.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import type { TenantState } from '../store/records.ts'
 import { openStoreFile } from '../store/sqlite/store-file.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
-import { memoryPolicies, redisState, tenantClocks } from './policies.ts'
+import { memoryPolicies, policyBytes, redisState, tenantClocks, type Policies } from './policies.ts'
 import { cleanPolicies, onRelease, type Upkeep } from './tenant-upkeep.ts'
 
 export const VERSION = '0.1.0'
@@ -81,8 +81,22 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   // What a released tenant takes along, known once the store that releases it has made the policies.
   let upkeep: Upkeep | undefined
   const released = onRelease(backend?.kind ?? 'memory', logger, () => upkeep)
-  const store = givenStore ?? (await createLowdbStore({ seed, maxTenants: config.maxTenants, seedFor, backend, onRelease: released, tenantTtlMs: config.tenantTtlMs }))
+  let held: Policies | undefined
+  const store =
+    givenStore ??
+    (await createLowdbStore({
+      seed,
+      maxTenants: config.maxTenants,
+      seedFor,
+      backend,
+      onRelease: released,
+      tenantTtlMs: config.tenantTtlMs,
+      memoryBudget: config.memoryBudget,
+      countsOfSeed: (spec) => seedCounts(spec, seed.integrations.length),
+      policyBytes: policyBytes(() => held),
+    }))
   const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  held = policies
   const clocks = tenantClocks(config, policies, logger, givenClock ? () => givenClock().getTime() : Date.now)
   upkeep = { ...policies, clocks }
   // Before the tenant is known (and for answers that name none): the starting clock.
@@ -93,7 +107,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     version: VERSION,
     startedAt: Date.now(),
     journal: policies.journal,
-    tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key) },
+    tenants: { seed: seedOptions, acceptKey: (key: string) => apiKeys?.add(key), strictKeys: new Set(config.apiKeys) },
     faults: policies.faults,
     api: loaded.api,
     novu: loaded.novu,

@@ -103,3 +103,14 @@ export function tenantClocks(config: ServerConfig, policies: Policies, logger: L
     logger.warn('a stored clock was out of the years 0001-9999: the tenant is back on real time', { tenant: hashOfKey(tenant), at: clock.at, frozen: clock.frozen })
   return new TenantClocks({ keeper, start: config.clock, realNow, onRewind, onOutOfRange })
 }
+
+/** What the policies hold in this process for the tenants, as the memory budget counts it (docs/behaviour.md §3). */
+export function policyBytes(policies: () => Policies | undefined) {
+  return {
+    total: () => {
+      const held = policies()
+      return (held?.faults.heldBytes ?? 0) + (held?.idempotency.heldBytes ?? 0)
+    },
+    of: (tenant: string) => policies()?.faults.bytesOf?.(tenant) ?? 0,
+  }
+}

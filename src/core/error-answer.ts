@@ -4,6 +4,7 @@ import { errorBody } from '../answer/error-body.ts'
 import type { Logger } from '../log/logger.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
 import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
+import { LargerThanBudget, MemoryBudgetExceeded } from '../store/memory-budget.ts'
 
 /** What an error answer needs to know of its request: the method, and the URL as sent. */
 export interface ErrorLine {
@@ -38,6 +39,11 @@ function unexpected(error: unknown, { method, url }: ErrorLine, deps: { logger: 
     deps.logger.warn('new tenant refused: every held tenant has a call under way', { maxTenants: error.maxTenants })
     return tryAgainLater('TENANT_LIMIT', 1)
   }
+  if (error instanceof MemoryBudgetExceeded) {
+    deps.logger.warn('call refused: the memory budget is reached and no other tenant can be released', { method, path, budget: error.budget })
+    return tryAgainLater('MEMORY_BUDGET', 1)
+  }
+  if (error instanceof LargerThanBudget) return new ApiError(413, 'LARGER_THAN_MEMORY_BUDGET', error.message)
   if (error instanceof StoreWriteFailed) {
     deps.logger.error('the store could not be reached or written: the call changed nothing and was refused', { method, path, error: error.message })
     return tryAgainLater('STORE_WRITE_FAILED', 1)

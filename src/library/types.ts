@@ -36,6 +36,8 @@ export interface MockServerOptions {
   redisWaitReplicas?: number
   /** Tenants held in memory at once; 1000 by default. At the bound the least recently used one with no call in flight is released. */
   maxTenants?: number
+  /** Bytes held for the tenants at most (the JSON of their records): `'512m'`, `'2g'`, or bytes as text; half of V8's heap limit by default. */
+  memoryBudget?: string
   /** With `db` or `redis`: a stored tenant not called for this long is deleted (`'30d'` by default, `'12h'`, `'90m'`, `'45s'`; `'0'` keeps them for ever). */
   tenantTtl?: string
   /** Calls kept per tenant in the request journal; 1000 by default. */

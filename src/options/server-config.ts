@@ -55,6 +55,7 @@ export function serverConfig(options: Options): ServerConfig {
     redis: redisOf(options('redis'), read('db')),
     redisWaitReplicas: integer('redis-wait-replicas', DEFAULT_CONFIG.redisWaitReplicas, 0),
     maxTenants: integer('max-tenants', DEFAULT_CONFIG.maxTenants, 1),
+    memoryBudget: sizeOf(options('memory-budget')) ?? DEFAULT_CONFIG.memoryBudget,
     tenantTtlMs: durationOf(options('tenant-ttl')) ?? DEFAULT_CONFIG.tenantTtlMs,
     journalSize: integer('journal-size', DEFAULT_CONFIG.journalSize, 0),
     adminToken: read('admin-token'),
@@ -125,6 +126,17 @@ function durationOf(given: Given | undefined): number | undefined {
   const ms = match ? Number(match[1]) * UNIT_MS[match[2] || 's']! : NaN
   if (!Number.isSafeInteger(ms)) throw new UsageError(`${given.source} must be a duration like 30d, 12h, 90m, 45s or a number of seconds (0: for ever), got "${given.text}"`)
   return ms
+}
+
+const UNIT_BYTES: Readonly<Record<string, number>> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }
+
+/** `512m`, `2g`, `64k` (binary units, any case) or a whole number of bytes, at least 1 MiB. */
+function sizeOf(given: Given | undefined): number | undefined {
+  if (given === undefined) return undefined
+  const match = /^(\d+)([kmg]?)b?$/i.exec(given.text.trim())
+  const bytes = match ? Number(match[1]) * UNIT_BYTES[match[2]!.toLowerCase()]! : NaN
+  if (!Number.isSafeInteger(bytes) || bytes < 2 ** 20) throw new UsageError(`${given.source} must be a size like 512m, 2g or a number of bytes (at least 1m), got "${given.text}"`)
+  return bytes
 }
 
 function corsOf(given: Given | undefined): CorsOrigins {

@@ -201,7 +201,7 @@ describe('the OpenAPI documents', () => {
         version: 'test',
         startedAt: 0,
         journal: new RequestJournal(1),
-        tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {} },
+        tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {}, strictKeys: new Set() },
         faults: new FaultRules(),
         clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         clean: async () => undefined,

@@ -3,7 +3,9 @@ import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
 import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
 import { VersionConflict } from './redis/shared-tenants.ts'
-import type { SeedSpec, Store } from './store.ts'
+import type { SeedSpec, StateCounts, Store } from './store.ts'
+import { forgetOldSeeds, keepLast, LargerThanBudget, memoryBudget, type BudgetParts } from './memory-budget.ts'
+import { averagesOf, stateBytesSteps, withBytes } from './memory/held-bytes.ts'
 import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
 import { TenantMemory } from './memory/tenant-memory.ts'
 import { snapshotMethods } from './snapshot-methods.ts'
@@ -26,6 +28,12 @@ export interface LowdbStoreOptions {
   onRelease?: (tenant: string, how: { deleted: boolean }) => void
   /** A stored tenant not called for this long is deleted (`--tenant-ttl`); 0 or absent: never. */
   tenantTtlMs?: number | undefined
+  /** Bytes held for the tenants at most (`--memory-budget`, docs/behaviour.md §3); absent: no bound. */
+  memoryBudget?: number | undefined
+  /** The counts a seed's options make (seed-options.ts), known before it is made. */
+  countsOfSeed?: ((spec: SeedSpec) => StateCounts) | undefined
+  /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
+  policyBytes?: BudgetParts['policyBytes']
 }
 
 /**
@@ -43,7 +51,8 @@ export async function createLowdbStore(options: LowdbStoreOptions): Promise<Stor
 /** The store over the tenants it holds in memory, whichever source they come from and go to. */
 async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourceParts) => TenantSource): Promise<Store> {
   const { backend } = options
-  const memory = new TenantMemory(tenantDataFromState(options.seed), options.maxTenants, options.seedFor)
+  const memory = new TenantMemory(tenantDataFromState(options.seed), options.maxTenants, options.seedFor, averagesOf(options.seed), options.countsOfSeed)
+  const budget = options.memoryBudget ?? Number.POSITIVE_INFINITY
   const { registry, seedSpecs, shared } = memory
   const saved = backend ? await backend.load() : NOTHING_SAVED
   const queues = new Map<string, Promise<unknown>>()
@@ -60,7 +69,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   }
   const idle = (tenant: string): boolean => !queues.has(tenant)
   const nextSeq = ((last) => () => ++last)(saved.maxSeq)
-  const source = sourceOf({ memory, saved, serialized, idle, nextSeq })
+  const source = sourceOf({ memory, saved, serialized, idle, nextSeq, room: (tenant, next) => budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'Change') })
   const { current, write: persist, peek: stored } = source
 
   /** A change of the tenant, after its earlier ones. */
@@ -70,8 +79,11 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const admit = (tenant: string, call: boolean): boolean => {
     const { created, evicted } = registry.admit(tenant, call)
     if (evicted !== undefined) release(evicted, false)
+    if (created) keepLast(seedSpecs, tenant)
     return created
   }
+
+  const budgeted = memoryBudget({ memory, budget, policyBytes: options.policyBytes, idle, release: (tenant) => release(tenant, false) })
 
   /** Lets go of the tenant's memory (it comes back from its seed or its store); `deleted`: its store forgot it too. */
   const release = (tenant: string, deleted: boolean): void => {
@@ -82,6 +94,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
+    // With a store the options are stored; in memory alone they are all that brings the tenant back.
+    if (!source.durable) forgetOldSeeds(seedSpecs, (kept) => registry.has(kept))
   }
 
   /** Brings the records of a tenant just admitted (`created`: new to memory) into memory. */
@@ -104,6 +118,9 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const reading = <T>(tenant: string, work: (data: TenantData) => T, ofCall = false): Promise<T> => {
     if (registry.has(tenant)) return source.read(tenant, () => work(memory.dataOf(tenant)), ofCall)
     if (stored) return stored(tenant).then(({ data }) => work(data))
+    // A created tenant released in memory alone reads as its own seed, made for the read and not kept.
+    const spec = seedSpecs.get(tenant)
+    if (spec) return memory.seedData(spec).then(work)
     return Promise.resolve().then(() => work(shared))
   }
 
@@ -115,7 +132,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
-  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist })
+  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: (tenant, bytes, what) => budgeted.makeRoom(tenant, bytes, what) })
 
   const store: Store = {
     open(tenant) {
@@ -152,24 +169,35 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     },
 
     async importState(tenant, state) {
+      // Measured before anything is made of it: a state larger than the whole budget is refused at once.
+      const bytes = await inSlices(stateBytesSteps(state))
+      if (bytes > budget) throw new LargerThanBudget('State', bytes, budget)
       await holdForChange(tenant)
       return changing(tenant, async () => {
         const seed = await memory.seedOf(tenant)
         // In slices: a large state leaves the other tenants' calls answered meanwhile.
         const rows = await inSlices(rowsOfState(seed, state, nextSeq))
+        const next = await inSlices(overlaidSteps(seed, rows))
+        budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'State')
         await persist({ type: 'replace', tenant, rows })
-        memory.apply(tenant, await inSlices(overlaidSteps(seed, rows)))
+        memory.apply(tenant, next)
       })
     },
 
     async createTenant(tenant, spec) {
-      if (registry.has(tenant)) return undefined
-      const seed = await tenantDataInSlices(await options.seedFor(spec))
+      const exists = () => registry.has(tenant) || seedSpecs.has(tenant)
+      if (exists() || (await source.isStored(tenant))) return undefined
+      // Room for it before it is made: its seed's counts say what it will hold.
+      const bytes = memory.bytesOfSeed(spec)
+      budgeted.makeRoom(tenant, bytes, 'Tenant')
+      const seed = withBytes(await tenantDataInSlices(await options.seedFor(spec)), bytes)
       // With a shared backend, one another process created or wrote exists too; and once it answered,
       // one this process made meanwhile.
-      if (registry.has(tenant) || (await source.takenElsewhere(tenant)) || registry.has(tenant)) return undefined
+      if (exists() || (await source.takenElsewhere(tenant)) || exists()) return undefined
+      // Others may have grown while it was made.
+      budgeted.makeRoom(tenant, bytes, 'Tenant')
       admit(tenant, false)
-      registry.pin(tenant)
+      registry.markCreated(tenant)
       touch(tenant)
       try {
         await persist({ type: 'createTenant', tenant, seed: { options: spec } })
@@ -203,7 +231,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
       // Released, but for created tenants and, in memory alone, the ones holding snapshots (they stay).
       const dropped: string[] = []
       for (const tenant of all) {
-        if (!registry.has(tenant) || registry.isPinned(tenant)) continue
+        if (!registry.has(tenant) || registry.isCreated(tenant)) continue
         const snapshotsKept = (memory.snapshotsHeld(tenant)?.size ?? 0) > 0
         if (!source.durable && snapshotsKept) continue
         if (!snapshotsKept) dropped.push(tenant)
@@ -216,6 +244,10 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     ...snapshots,
 
     released: () => registry.released,
+
+    memory: budgeted.memory,
+
+    makeRoom: budgeted.makeRoom,
 
     async tenants() {
       const held = memory.heldTenants()

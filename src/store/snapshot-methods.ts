@@ -14,10 +14,12 @@ export interface SnapshotParts {
   holdForChange: (tenant: string) => Promise<void> | undefined
   changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
   persist: (change: Change) => Promise<void>
+  /** Room in the memory budget for `bytes` more held for the tenant (MemoryPort's makeRoom). */
+  room: (tenant: string, bytes: number, what: string) => void
 }
 
 /** A tenant's named snapshots over the store's memory: each change stored first, then applied (docs/behaviour.md §6). */
-export function snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist }: SnapshotParts): SnapshotsPort {
+export function snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room }: SnapshotParts): SnapshotsPort {
   /** The tenant's snapshots as they stand, without making an empty list for a tenant that has none. */
   const snapshotsNow = async (tenant: string): Promise<ReadonlyMap<string, Snapshot> | undefined> => {
     if (!registry.has(tenant)) return stored ? (await stored(tenant)).snapshots : undefined
@@ -44,6 +46,8 @@ export function snapshotMethods({ memory, registry, stored, serialized, current,
       await holdForChange(tenant)
       return changing(tenant, async () => {
         const snapshot = { data: memory.dataOf(tenant), createdAt: at.toISOString() }
+        // Nothing while it shares the tenant's records; what it keeps of them once they change counts then.
+        room(tenant, memory.growthIf(tenant, { snapshot: [name, snapshot.data] }), 'Snapshot')
         await persist({ type: 'saveSnapshot', tenant, name, createdAt: snapshot.createdAt })
         memory.keepSnapshot(tenant, name, snapshot)
         return infoOf(name, snapshot)

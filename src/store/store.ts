@@ -141,7 +141,18 @@ export interface StoreHealth {
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClockKeeperPort, LifecyclePort {}
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClockKeeperPort, LifecyclePort, MemoryPort {}
+
+/** The instance's memory budget (docs/behaviour.md §3): what it holds for its tenants, in estimated bytes. */
+export interface MemoryPort {
+  memory(): { budget: number; used: number }
+  /**
+   * Room for `bytes` more held for `tenant`: the least recently used other tenants with no call in
+   * flight released until they fit. Throws MemoryBudgetExceeded when they cannot, LargerThanBudget
+   * when `bytes` alone pass the budget (memory-budget.ts).
+   */
+  makeRoom(tenant: string, bytes: number, what: string): void
+}
 
 /** The records, as the five operations read and change them (src/resources). */
 export interface RecordsPort {
@@ -165,8 +176,9 @@ export interface StateAdminPort {
   /** Replaces the tenant's records; the caller has validated them. Throws as `open`. */
   importState(tenant: string, state: TenantState): Promise<void>
   /**
-   * Creates a tenant with a seed of its own, made from `seed`, kept (never dropped at the bound)
-   * and reset to that seed. Answers its counts, or undefined when the tenant exists already.
+   * Creates a tenant with a seed of its own, made from `seed`, and reset to that seed; released at
+   * the bounds like any other, its seed options kept so that it comes back from them. Answers its
+   * counts, or undefined when the tenant exists already (held, stored, or its seed options kept).
    */
   createTenant(tenant: string, seed: SeedSpec): Promise<StateCounts | undefined>
   /** The tenant's seed again, and no idempotency records stored; its snapshots stay. */

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -112,6 +113,18 @@ describe('options: flag > env > config file > default', () => {
       expect(usageError(['--tenant-ttl', bad])).toBe(`--tenant-ttl must be a duration like 30d, 12h, 90m, 45s or a number of seconds (0: for ever), got "${bad}"`)
     }
     expect(usageError([], { NOVU_MOCK_TENANT_TTL: 'soon' })).toMatch(/^NOVU_MOCK_TENANT_TTL must be a duration/)
+  })
+
+  it('reads --memory-budget and NOVU_MOCK_MEMORY_BUDGET as a size, half of V8’s heap limit by default', () => {
+    expect(startConfig([]).memoryBudget).toBe(Math.floor(getHeapStatistics().heap_size_limit / 2))
+    expect(startConfig(['--memory-budget', '512m']).memoryBudget).toBe(512 * 2 ** 20)
+    expect(startConfig(['--memory-budget', '2g']).memoryBudget).toBe(2 * 2 ** 30)
+    expect(startConfig(['--memory-budget', '2G']).memoryBudget).toBe(2 * 2 ** 30)
+    expect(startConfig([], { NOVU_MOCK_MEMORY_BUDGET: '268435456' }).memoryBudget).toBe(268_435_456)
+    for (const bad of ['lots', '1.5g', '', '1t', '100']) {
+      expect(usageError(['--memory-budget', bad])).toBe(`--memory-budget must be a size like 512m, 2g or a number of bytes (at least 1m), got "${bad}"`)
+    }
+    expect(usageError([], { NOVU_MOCK_MEMORY_BUDGET: 'big' })).toMatch(/^NOVU_MOCK_MEMORY_BUDGET must be a size/)
   })
 
   it('names an unknown flag, and the one it probably meant', () => {

@@ -38,6 +38,7 @@ const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
   apiKeys: ['key-a', 'key-b'],
   db: 'state.json',
   maxTenants: 3,
+  memoryBudget: '64m',
   tenantTtl: '12h',
   journalSize: 4,
   redisWaitReplicas: 2,
@@ -56,7 +57,7 @@ const EVERY_OPTION: Required<Omit<MockServerOptions, 'redis'>> = {
 const EVERY_FLAG = [
   ...['--port', '4321', '--host', '127.0.0.2', '--seed', '7', '--demo', '--subscribers', '10', '--connections', '5', '--messages', '30'],
   ...['--fixtures', 'my-fixtures', '--fixtures-mode', 'replace', '--api-key', 'key-a', '--api-key', 'key-b', '--db', 'state.json'],
-  ...['--max-tenants', '3', '--tenant-ttl', '12h', '--journal-size', '4', '--redis-wait-replicas', '2', '--admin-token', 'secret-token', '--rate-limit', '5/2', '--envelope'],
+  ...['--max-tenants', '3', '--memory-budget', '64m', '--tenant-ttl', '12h', '--journal-size', '4', '--redis-wait-replicas', '2', '--admin-token', 'secret-token', '--rate-limit', '5/2', '--envelope'],
   ...['--proxy', 'http://127.0.0.1:9', '--proxy-strict', '--response-validation', 'warn'],
   ...['--cors-origins', 'http://localhost:3000,http://localhost:5173', '--allowed-hosts', 'mock.test,.example.com', '--log-level', 'debug', '--clock', '2025-01-01T00:00:00.000Z'],
 ]

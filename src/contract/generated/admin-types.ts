@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getState"];
         /**
          * Replace the tenant's stored state
-         * @description Replaces the tenant's state after validating every record and the invariants (one primary per channel and environment, the primary is active, no duplicate ids). An invalid state is answered with 422 naming the record; nothing is changed. Bodies may be up to 64 MiB.
+         * @description Replaces the tenant's state after validating every record and the invariants (one primary per channel and environment, the primary is active, no duplicate ids). An invalid state is answered with 422 naming the record; nothing is changed. Bodies may be up to 64 MiB. A state larger than the whole memory budget (`--memory-budget`) is a 413 before anything is built; one that no release of other tenants makes room for, a 503 with `Retry-After`, nothing changed.
          */
         put: operations["putState"];
         post?: never;
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Save the tenant's state under a name
-         * @description Keeps the tenant's current records under `name` (replacing a snapshot of that name). Snapshots share records with the live state, so saving and restoring cost next to nothing.
+         * @description Keeps the tenant's current records under `name` (replacing a snapshot of that name). Snapshots share records with the live state, so saving and restoring cost next to nothing; once the state moves on, what a snapshot keeps counts against the memory budget.
          */
         post: operations["saveSnapshot"];
         delete?: never;
@@ -211,7 +211,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tenant from a seed and volumes
-         * @description Creates a tenant seeded with its own seed and volumes (any omitted one as the server's) and answers with its API key. It is never dropped at the tenant bound, resets to its own seed, and in strict mode its key is accepted from then on.
+         * @description Creates a tenant seeded with its own seed and volumes (any omitted one as the server's) and answers with its API key. It counts against the tenant bound and the memory budget like any other and is released by the same rule; its seed options are kept (in memory, at most 10,000, the least recently used forgotten), so it comes back from its own seed. It resets to its own seed, and in strict mode its key is accepted from then on. A key that has a tenant (held, stored, or its seed options kept) is a 409; in strict mode, another accepted `--api-key` than the caller's is a 403 (checked first). A tenant whose counts alone would pass the memory budget is a 413, decided before anything is made; one that no release can make room for is a 503.
          */
         post: operations["createTenant"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Add a fault rule
-         * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win.
+         * @description Calls of this tenant that match the rule get its effect, oldest rule first: an answer (a documented status, and a body or the documented error body), added latency, or a dropped connection; `everyNth` applies it to every Nth matching call only, `times` removes the rule after that many applications. A `preset` fills in the rule for a common case; fields given beside it win. A tenant holds at most 100 rules and 1 MiB of them (their JSON as listed): 422 beyond.
          */
         post: operations["addFault"];
         /**
@@ -649,13 +649,22 @@ export interface components {
          *           "created": false
          *         }
          *       ],
-         *       "released": 0
+         *       "released": 0,
+         *       "memory": {
+         *         "budget": 2147483648,
+         *         "used": 1048576
+         *       }
          *     }
          */
         TenantList: {
             tenants: components["schemas"]["TenantSummary"][];
-            /** @description Tenants this server (with `--redis`, this instance) released from memory at the bound (`--max-tenants`) since it started */
+            /** @description Tenants this server (with `--redis`, this instance) released from memory at the bound (`--max-tenants`) or to keep within the memory budget since it started */
             released: number;
+            /** @description The memory budget (`--memory-budget`) and what this instance holds for its tenants now (their records, snapshots held in memory, fault rules, idempotency records), in bytes estimated from their JSON */
+            memory: {
+                budget: number;
+                used: number;
+            };
         };
         /** @description The tenant just created */
         TenantCreated: {
@@ -2229,6 +2238,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Strict mode, and the key is another accepted `--api-key` than the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Conflict (a tenant with that key exists) */
             409: {

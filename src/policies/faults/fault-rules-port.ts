@@ -26,6 +26,9 @@ export interface FaultEffect {
  * adapter.
  */
 export interface FaultRulesPort {
+  /** The estimate of the rules held in this process, over every tenant and for one (none when they are kept elsewhere). */
+  readonly heldBytes?: number
+  bytesOf?(tenant: string): number
   /** The rule as kept, with its id; undefined at the bound of rules per tenant. */
   add(tenant: string, request: FaultRuleRequest): MaybePromise<FaultRule | undefined>
   list(tenant: string): MaybePromise<FaultRule[]>

@@ -2,17 +2,28 @@ import { journalName } from '../../contract/novu/operation-names.ts'
 import { isDeepSubset } from '../../lib/deep-subset.ts'
 import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
+import { HEAP_BYTES_PER_JSON_CHAR } from '../../store/memory/held-bytes.ts'
 
 type Latency = NonNullable<FaultRule['latencyMs']>
 
 /** Rules kept per tenant at most; like every buffer that grows with traffic, bounded. */
 export const MAX_RULES = 100
+/** Bytes of a tenant's rules at most, as their JSON lists them (docs/behaviour.md §6). */
+export const MAX_RULE_BYTES = 2 ** 20
+
+/** A rule's size as its JSON lists it. */
+export const ruleBytes = (rule: object): number => JSON.stringify(rule).length
 
 /** The tenants' fault rules, applied oldest first. */
 export class FaultRules implements FaultRulesPort {
   private readonly tenants = new Map<string, FaultRule[]>()
   /** Per tenant, the number of the last rule added, so a rule's id depends on its tenant's calls alone (docs/behaviour.md §8). */
   private readonly lastIds = new Map<string, number>()
+  /** Per tenant, its rules' estimate in memory (the memory budget's, docs/behaviour.md §3); `heldBytes` their sum. */
+  private readonly bytes = new Map<string, number>()
+  heldBytes = 0
+  /** Each rule's estimate as it was added: its counters change, what it was counted for does not. */
+  private readonly sizes = new WeakMap<FaultRule, number>()
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -23,7 +34,21 @@ export class FaultRules implements FaultRulesPort {
     this.lastIds.set(tenant, id)
     const rule = newRule(`fault-${id}`, request)
     rules.push(rule)
+    this.sizes.set(rule, ruleBytes(rule) * HEAP_BYTES_PER_JSON_CHAR)
+    this.count(tenant, this.sizes.get(rule)!)
     return rule
+  }
+
+  /** The estimate of the tenant's rules in memory. */
+  bytesOf(tenant: string): number {
+    return this.bytes.get(tenant) ?? 0
+  }
+
+  private count(tenant: string, change: number): void {
+    const bytes = this.bytesOf(tenant) + change
+    this.heldBytes += change
+    if (bytes > 0) this.bytes.set(tenant, bytes)
+    else this.bytes.delete(tenant)
   }
 
   list(tenant: string): FaultRule[] {
@@ -33,13 +58,17 @@ export class FaultRules implements FaultRulesPort {
   remove(tenant: string, id: string): FaultRule | undefined {
     const rules = this.tenants.get(tenant) ?? []
     const at = rules.findIndex((rule) => rule.id === id)
-    return at === -1 ? undefined : rules.splice(at, 1)[0]
+    if (at === -1) return undefined
+    const [removed] = rules.splice(at, 1)
+    this.count(tenant, -(this.sizes.get(removed!) ?? 0))
+    return removed
   }
 
   clear(tenant: string): number {
     const cleared = this.tenants.get(tenant)?.length ?? 0
     this.tenants.delete(tenant)
     this.lastIds.delete(tenant)
+    this.count(tenant, -this.bytesOf(tenant))
     return cleared
   }
 

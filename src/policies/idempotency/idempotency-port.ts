@@ -22,6 +22,8 @@ export type Outcome = Recording | { kind: 'replay'; status: number; body: unknow
  * the store); `RedisIdempotency` keeps them in Redis, shared by every instance.
  */
 export interface IdempotencyPort {
+  /** Bytes its records hold in this process, over every tenant (none when they are kept elsewhere). */
+  readonly heldBytes?: number
   begin(tenant: string, key: string, request: KeyedRequest, now: number): MaybePromise<Outcome>
   /**
    * For a call that may write: what makes its record, with an answer of `status`, from the

@@ -46,6 +46,11 @@ export class IdempotencyRecords implements IdempotencyPort {
     for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)
   }
 
+  /** The bytes its records hold over every tenant (the memory budget counts them, docs/behaviour.md §3). */
+  get heldBytes(): number {
+    return this.held.bytes
+  }
+
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
     checkKeyLength(key)
     const records = this.tenants.touch(tenant, this.newRecords)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import type { StoredChannelConnection, StoredMessage, StoredSubscriber, TenantState } from '../../store/records.ts'
-import type { WellKnownRecords } from '../seed-options.ts'
+import { MESSAGES_PER_SUBSCRIBER, type WellKnownRecords } from '../seed-options.ts'
 import type { SeedSpec } from '../../store/store.ts'
 import { demoState } from './demo.ts'
 import { channelConnectionMaker } from './channel-connection.ts'
@@ -12,8 +12,6 @@ import { progressCounter, type SeedProgress } from '../progress-counter.ts'
 
 export type { SeedProgress } from '../progress-counter.ts'
 export type { SeedVolumes, WellKnownRecords } from '../seed-options.ts'
-
-const MESSAGES_PER_SUBSCRIBER = 5
 
 /** The records of docs/behaviour.md §5, as the JSON files hold them (checked by the caller). */
 export function readWellKnown(): WellKnownRecords {

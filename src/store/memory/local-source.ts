@@ -11,7 +11,7 @@ import { tenantLoader, type SourceParts, type TenantSource } from './tenant-sour
  */
 export const localSource =
   (backend: StoreBackend | undefined) =>
-  ({ memory, saved, serialized, idle, nextSeq }: SourceParts): TenantSource => {
+  ({ memory, saved, serialized, idle, nextSeq, room }: SourceParts): TenantSource => {
     const { loaded, forget } = tenantLoader(memory, backend, saved)
     const readStored = backend?.tenant?.bind(backend)
 
@@ -44,7 +44,10 @@ export const localSource =
     /** `work` over the tenant's records as they stand, what it put applied at once: in memory alone, nothing is stored first. */
     const changedInMemory = <T>(tenant: string, work: (tx: PendingTransaction) => T): T => {
       const { result, next } = ranOver(tenant, work)
-      if (next) memory.apply(tenant, next)
+      if (next) {
+        room(tenant, next)
+        memory.apply(tenant, next)
+      }
       return result
     }
 
@@ -89,6 +92,7 @@ export const localSource =
                 if (!backend) return changedInMemory(tenant, work)
                 const { data, tx, result, next } = ranOver(tenant, work)
                 if (!next) return result
+                room(tenant, next)
                 await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
                 memory.apply(tenant, next)
                 return result

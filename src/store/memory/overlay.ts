@@ -5,6 +5,7 @@ import { LayeredMap } from './layered-map.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
+import { afterChanges, bytesOfData, recordBytes, withBytes } from './held-bytes.ts'
 
 /** The records a transaction put, by kind and id (null: removed). */
 export type PutRecords = Record<RecordKind, ReadonlyMap<string, object | null>>
@@ -58,12 +59,19 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
 /** The tenant after a `put` change of `rows` (as PendingTransaction.commit makes it). */
 export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
   const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
-  return {
-    subscribers: LayeredMap.with(data.subscribers, put('subscribers') as Map<string, StoredSubscriber>),
-    integrations: LayeredMap.with(data.integrations, put('integrations') as Map<string, StoredIntegration>),
-    messages: changedMap(data.messages, put('messages') as Map<string, StoredMessage | null>),
-    connections: data.connections.with(put('channelConnections') as Map<string, StoredChannelConnection | null>),
-  }
+  const [subscribers, integrations, messages, connections] = [put('subscribers'), put('integrations'), put('messages'), put('channelConnections')]
+  let bytes = afterChanges(bytesOfData(data), data.subscribers, subscribers)
+  bytes = afterChanges(afterChanges(bytes, data.integrations, integrations), data.messages, messages)
+  bytes = afterChanges(bytes, data.connections, connections)
+  return withBytes(
+    {
+      subscribers: LayeredMap.with(data.subscribers, subscribers as Map<string, StoredSubscriber>),
+      integrations: LayeredMap.with(data.integrations, integrations as Map<string, StoredIntegration>),
+      messages: changedMap(data.messages, messages as Map<string, StoredMessage | null>),
+      connections: data.connections.with(connections as Map<string, StoredChannelConnection | null>),
+    },
+    bytes,
+  )
 }
 
 /**
@@ -91,12 +99,16 @@ export function* overlaidSteps(seed: TenantData, rows: readonly OverlayRow[]): S
   if (rows.length === 0) return seed
   const byKind = (kind: RecordKind) => rows.filter((row) => row.kind === kind)
   const connectionRows = byKind('channelConnections')
-  return {
+  const data = {
     subscribers: yield* overlaidMap(seed.subscribers, byKind('subscribers')),
     integrations: yield* overlaidMap(seed.integrations, byKind('integrations')),
     messages: yield* overlaidMap(seed.messages, byKind('messages')),
     connections: connectionRows.length === 0 ? seed.connections : ConnectionIndex.of(yield* overlaidMap(connectionsOf(seed), connectionRows)),
   }
+  // The rows' records are what it holds beyond its seed (an import measured them already).
+  let bytes = bytesOfData(seed)
+  for (const row of rows) if (row.record) yield void (bytes += recordBytes(row.record))
+  return withBytes(data, bytes)
 }
 
 /** Rows hold records of their kind: each row's record is of the base's type. */

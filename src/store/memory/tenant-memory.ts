@@ -1,10 +1,11 @@
 import { Low, Memory } from 'lowdb'
 import type { SavedTenant, TenantSeed } from '../store-backend.ts'
-import type { SeedSpec, SnapshotInfo, TenantInfo } from '../store.ts'
+import type { SeedSpec, SnapshotInfo, StateCounts, TenantInfo } from '../store.ts'
 import type { TenantState } from '../records.ts'
-import { countsOf, tenantDataInSlices, type TenantData } from './tenant-data.ts'
+import { countsOf, stateFromTenantData, tenantDataInSlices, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
+import { averagesOf, bytesOfCounts, bytesOfData, withBytes, type RecordAverages } from './held-bytes.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -32,6 +33,9 @@ export class TenantMemory {
   readonly registry: TenantRegistry
   /** The seed options of the tenants created with their own. */
   readonly seedSpecs = new Map<string, TenantSeed>()
+  /** Per tenant held, the estimate of what it holds beyond the shared seed (held-bytes.ts); `heldBytes` their sum. */
+  private readonly tenantBytes = new Map<string, number>()
+  heldBytes = 0
 
   constructor(
     /** The seeded records every tenant starts from (and returns to on reset). */
@@ -39,6 +43,15 @@ export class TenantMemory {
     maxTenants: number,
     /** Makes the seed of a tenant created with options of its own. */
     private readonly seedFor: (spec: SeedSpec) => Promise<TenantState>,
+    /** What a record of each kind costs on average, for a seed of a tenant's own. */
+    private readonly averages: RecordAverages = averagesOf(stateFromTenantData(shared)),
+    /** The counts a seed's options make (absent: about five messages per subscriber, the shared seed's integrations). */
+    private readonly countsOfSeed: (spec: SeedSpec) => StateCounts = (spec) => ({
+      subscribers: spec.subscribers,
+      integrations: shared.integrations.size,
+      channelConnections: spec.channelConnections,
+      messages: spec.messages ?? 5 * spec.subscribers,
+    }),
   ) {
     this.registry = new TenantRegistry(maxTenants)
   }
@@ -47,8 +60,52 @@ export class TenantMemory {
    * A change of the records through lowdb: Low.update applies `change` to its `data` before its
    * first await, then hands the data to the Memory adapter, so the change holds once this returns.
    */
-  private update(change: (data: StoreData) => void): void {
+  private update(change: (data: StoreData) => void, tenant?: string): void {
     void this.db.update(change)
+    if (tenant !== undefined) this.count(tenant)
+  }
+
+  /** The tenant's estimate, counted again after a change of what it holds. */
+  private count(tenant: string): void {
+    const bytes = this.has(tenant) ? this.bytesIf(tenant, {}) : 0
+    this.heldBytes += bytes - (this.tenantBytes.get(tenant) ?? 0)
+    if (bytes === 0) this.tenantBytes.delete(tenant)
+    else this.tenantBytes.set(tenant, bytes)
+  }
+
+  /** The tenant's estimate as it stands. */
+  bytesOf(tenant: string): number {
+    return this.tenantBytes.get(tenant) ?? 0
+  }
+
+  /**
+   * The tenant's estimate were its records `data` and (`snapshot`) that snapshot kept: its records,
+   * and each snapshot that is not its records now, less the seed they share.
+   */
+  bytesIf(tenant: string, { data, snapshot }: { data?: TenantData; snapshot?: [string, TenantData] }): number {
+    const current = data ?? this.db.data.tenants.get(tenant)
+    const snapshots = this.db.data.snapshots.get(tenant)
+    // Most tenants keep no snapshot: their records alone, on every write.
+    if (current && !snapshot && !snapshots?.size) return bytesOfData(current)
+    const seed = this.db.data.seeds.get(tenant)
+    const seedBytes = seed ? bytesOfData(seed) : 0
+    const kept = new Set<TenantData>()
+    for (const [name, held] of snapshots ?? []) if (name !== snapshot?.[0]) kept.add(held.data)
+    if (snapshot) kept.add(snapshot[1])
+    if (current) kept.delete(current)
+    let bytes = current ? bytesOfData(current) : seedBytes
+    for (const held of kept) bytes += Math.max(0, bytesOfData(held) - seedBytes)
+    return bytes
+  }
+
+  /** What the tenant's estimate would grow by with that change (bytesIf). */
+  growthIf(tenant: string, change: Parameters<TenantMemory['bytesIf']>[1]): number {
+    return this.bytesIf(tenant, change) - this.bytesOf(tenant)
+  }
+
+  /** What a seed of these options will hold, known before it is made. */
+  bytesOfSeed(spec: SeedSpec): number {
+    return bytesOfCounts(this.countsOfSeed(spec), this.averages)
   }
 
   has(tenant: string): boolean {
@@ -82,13 +139,15 @@ export class TenantMemory {
     const spec = this.seedSpecs.get(tenant)
     if (!spec) return this.shared
     const data = await this.seedData(spec)
-    this.update(({ seeds }) => seeds.set(tenant, data))
+    this.update(({ seeds }) => seeds.set(tenant, data), tenant)
     return data
   }
 
   /** A seed's records: the shared seed's, or made from a seed of its own. */
   async seedData(spec: TenantSeed | undefined): Promise<TenantData> {
-    return spec === undefined ? this.shared : tenantDataInSlices('state' in spec ? spec.state : await this.seedFor(spec.options))
+    if (spec === undefined) return this.shared
+    if ('state' in spec) return withBytes(await tenantDataInSlices(spec.state), bytesOfCounts(countsOfState(spec.state), this.averages))
+    return withBytes(await tenantDataInSlices(await this.seedFor(spec.options)), this.bytesOfSeed(spec.options))
   }
 
   /** A stored tenant made in memory: its seed, its records and its snapshots. */
@@ -105,13 +164,13 @@ export class TenantMemory {
       seeds.set(tenant, made.seed)
       tenants.set(tenant, made.data)
       snapshots.set(tenant, made.snapshots)
-    })
+    }, tenant)
   }
 
   /** The tenant's seed becomes `spec`'s, made on first use. */
   reseed(tenant: string, spec: TenantSeed): void {
     this.seedSpecs.set(tenant, spec)
-    this.update(({ seeds }) => seeds.delete(tenant))
+    this.update(({ seeds }) => seeds.delete(tenant), tenant)
   }
 
   /** The tenant with its seed of its own, made from `spec`, and its records that seed's. */
@@ -120,12 +179,12 @@ export class TenantMemory {
     this.update(({ seeds, tenants }) => {
       seeds.set(tenant, seed)
       tenants.set(tenant, seed)
-    })
+    }, tenant)
   }
 
   /** Applies a change already stored. */
   apply(tenant: string, next: TenantData): void {
-    this.update(({ tenants }) => tenants.set(tenant, next))
+    this.update(({ tenants }) => tenants.set(tenant, next), tenant)
     this.registry.markWritten(tenant)
   }
 
@@ -134,7 +193,7 @@ export class TenantMemory {
     this.update((held) => {
       held.tenants.set(tenant, data)
       if (snapshots) held.snapshots.set(tenant, snapshots)
-    })
+    }, tenant)
   }
 
   keepSnapshot(tenant: string, name: string, snapshot: Snapshot): void {
@@ -142,17 +201,17 @@ export class TenantMemory {
     this.update(() => {
       snapshots.delete(name)
       snapshots.set(name, snapshot)
-    })
+    }, tenant)
   }
 
   dropSnapshot(tenant: string, name: string): void {
-    this.update(({ snapshots }) => snapshots.get(tenant)?.delete(name))
+    this.update(({ snapshots }) => snapshots.get(tenant)?.delete(name), tenant)
   }
 
   /** Every tenant held, most recently used first, as the tenant list shows it. */
   heldTenants(): TenantInfo[] {
-    return this.registry.list().map(({ tenant, written, pinned, calls }) => {
-      const kept = written || pinned || (this.snapshotsHeld(tenant)?.size ?? 0) > 0
+    return this.registry.list().map(({ tenant, written, created, calls }) => {
+      const kept = written || created || (this.snapshotsHeld(tenant)?.size ?? 0) > 0
       return { key: tenant, calls, kept, created: this.seedSpecs.has(tenant) }
     })
   }
@@ -163,8 +222,15 @@ export class TenantMemory {
       tenants.delete(tenant)
       snapshots.delete(tenant)
       seeds.delete(tenant)
-    })
+    }, tenant)
   }
 }
+
+const countsOfState = (state: TenantState): StateCounts => ({
+  subscribers: state.subscribers.length,
+  integrations: state.integrations.length,
+  channelConnections: state.channelConnections.length,
+  messages: state.messages.length,
+})
 
 export const infoOf = (name: string, snapshot: Snapshot): SnapshotInfo => ({ name, createdAt: snapshot.createdAt, counts: countsOf(snapshot.data) })

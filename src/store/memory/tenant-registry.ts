@@ -2,8 +2,8 @@ import { TenantLimitReached } from '../store.ts'
 
 interface TenantEntry {
   written: boolean
-  /** Created through the admin API: never released (docs/behaviour.md §3). */
-  pinned: boolean
+  /** Created through the admin API, with a seed of its own: released like the others (docs/behaviour.md §3). */
+  created: boolean
   /** Calls of the API this tenant answered since the server started. */
   calls: number
   /** Calls of the API under way: a tenant with one is never released. */
@@ -14,14 +14,14 @@ interface TenantEntry {
 export interface RegistryEntry {
   readonly tenant: string
   readonly written: boolean
-  readonly pinned: boolean
+  readonly created: boolean
   readonly calls: number
 }
 
 /**
  * Which tenants are held in memory, least recently used first. At the bound, the least recently
- * used tenant with no call in flight that was not created on purpose is released, whether or not
- * it wrote (docs/behaviour.md §3): what it keeps is its store's affair.
+ * used tenant with no call in flight is released, whether or not it wrote or was created through
+ * the admin API (docs/behaviour.md §3): what it keeps is its store's affair.
  */
 export class TenantRegistry {
   private readonly entries = new Map<string, TenantEntry>()
@@ -32,7 +32,7 @@ export class TenantRegistry {
 
   /**
    * Marks `tenant` used, and counts a call of the API when `call`. Returns the tenant released to
-   * make room, if any; throws when every held tenant has a call in flight or was created.
+   * make room, if any; throws when every held tenant has a call in flight.
    */
   admit(tenant: string, call: boolean): { created: boolean; evicted?: string } {
     const entry = this.entries.get(tenant)
@@ -43,12 +43,12 @@ export class TenantRegistry {
       return { created: false }
     }
     const evicted = this.entries.size >= this.maxTenants ? this.evictOne() : undefined
-    this.entries.set(tenant, { written: false, pinned: false, calls: call ? 1 : 0, inFlight: 0 })
+    this.entries.set(tenant, { written: false, created: false, calls: call ? 1 : 0, inFlight: 0 })
     return evicted === undefined ? { created: true } : { created: true, evicted }
   }
 
   /** Re-admits a tenant read back from a file, past the bound if need be. */
-  restore(tenant: string, entry: Pick<TenantEntry, 'written' | 'pinned'>): void {
+  restore(tenant: string, entry: Pick<TenantEntry, 'written' | 'created'>): void {
     this.entries.set(tenant, { ...entry, calls: 0, inFlight: 0 })
   }
 
@@ -61,13 +61,23 @@ export class TenantRegistry {
     if (entry) entry.written = true
   }
 
-  pin(tenant: string): void {
+  markCreated(tenant: string): void {
     const entry = this.entries.get(tenant)
-    if (entry) entry.pinned = true
+    if (entry) entry.created = true
   }
 
-  isPinned(tenant: string): boolean {
-    return this.entries.get(tenant)?.pinned ?? false
+  isCreated(tenant: string): boolean {
+    return this.entries.get(tenant)?.created ?? false
+  }
+
+  /** The held tenants with no call in flight, least recently used first: the ones that may be released. */
+  *releasable(): Generator<string> {
+    for (const [tenant, entry] of [...this.entries]) if (entry.inFlight === 0 && this.entries.has(tenant)) yield tenant
+  }
+
+  /** Counts a release made to keep within the memory budget. */
+  countRelease(): void {
+    this.released++
   }
 
   /** A call of the API began; the function answered ends it. */
@@ -94,12 +104,12 @@ export class TenantRegistry {
 
   /** Every held tenant, most recently used first. */
   list(): RegistryEntry[] {
-    return [...this.entries].reverse().map(([tenant, { written, pinned, calls }]) => ({ tenant, written, pinned, calls }))
+    return [...this.entries].reverse().map(([tenant, { written, created, calls }]) => ({ tenant, written, created, calls }))
   }
 
   private evictOne(): string {
     for (const [tenant, entry] of this.entries) {
-      if (entry.pinned || entry.inFlight > 0) continue
+      if (entry.inFlight > 0) continue
       this.entries.delete(tenant)
       this.released++
       return tenant

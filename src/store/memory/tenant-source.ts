@@ -2,6 +2,7 @@ import { overlaidTenant } from './overlay.ts'
 import type { Change, SavedStore, SavedTenant, StoreBackend } from '../store-backend.ts'
 import type { KeyedWrite, RecordsPort } from '../store.ts'
 import type { TenantMemory } from './tenant-memory.ts'
+import type { TenantData } from './tenant-data.ts'
 
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
@@ -15,6 +16,8 @@ export interface SourceParts {
   idle: (tenant: string) => boolean
   /** The next seq of a row added after its seed's (store-backend.ts). */
   nextSeq: () => number
+  /** Room in the memory budget for the tenant's records to become `next`; throws when there is none (MemoryBudgetExceeded). */
+  room: (tenant: string, next: TenantData) => void
 }
 
 /**
@@ -64,7 +67,7 @@ export function tenantLoader(memory: TenantMemory, backend: StoreBackend | undef
   /** Tenants of an earlier run not yet made again in memory. */
   const unread = new Map<string, SavedTenant>(saved.tenants)
   for (const [tenant, entry] of saved.tenants) {
-    memory.registry.restore(tenant, { written: true, pinned: entry.seed !== undefined })
+    memory.registry.restore(tenant, { written: true, created: entry.seed !== undefined })
     if (entry.seed) memory.seedSpecs.set(tenant, entry.seed)
   }
   const loading = new Map<string, Promise<void>>()

@@ -5,6 +5,7 @@ import type { PutRecords } from './overlay.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
+import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
 
 /** Nothing put of a kind. */
 const NONE: ReadonlyMap<string, never> = new Map<string, never>()
@@ -97,11 +98,17 @@ export class PendingTransaction implements TenantTransaction {
   commit(): TenantData | undefined {
     const { subscribers, integrationChanges, messageChanges, connectionChanges, data } = this
     if (!subscribers && !integrationChanges && !messageChanges && !connectionChanges) return undefined
-    return {
-      subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
-      integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
-      messages: messageChanges ? changedMap(data.messages, messageChanges) : data.messages,
-      connections: connectionChanges ? data.connections.with(connectionChanges) : data.connections,
-    }
+    let bytes = afterChanges(bytesOfData(data), data.subscribers, subscribers)
+    bytes = afterChanges(afterChanges(bytes, data.integrations, integrationChanges), data.messages, messageChanges)
+    bytes = afterChanges(bytes, data.connections, connectionChanges)
+    return withBytes(
+      {
+        subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
+        integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
+        messages: messageChanges ? changedMap(data.messages, messageChanges) : data.messages,
+        connections: connectionChanges ? data.connections.with(connectionChanges) : data.connections,
+      },
+      bytes,
+    )
   }
 }

@@ -12,7 +12,7 @@ export async function replayChange(memory: TenantMemory, tenant: string, change:
     case 'createTenant':
       memory.reseed(tenant, change.seed)
       memory.set(tenant, await memory.seedOf(tenant))
-      return memory.registry.pin(tenant)
+      return memory.registry.markCreated(tenant)
     case 'saveSnapshot':
       return memory.keepSnapshot(tenant, change.name, { data: memory.dataOf(tenant), createdAt: change.createdAt })
     case 'restoreSnapshot': {

@@ -10,9 +10,9 @@ import { tenantLoader, type SourceParts, type TenantSource } from '../memory/ten
  */
 export const sharedSource =
   (backend: SharedBackend) =>
-  ({ memory, saved, serialized, nextSeq }: SourceParts): TenantSource => {
+  ({ memory, saved, serialized, nextSeq, room }: SourceParts): TenantSource => {
     const { loaded, forget } = tenantLoader(memory, backend, saved)
-    const remote = sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq))
+    const remote = sharedTenants(backend, memory, serialized, (data, tx) => rowsOfPut(data, tx.put(), nextSeq), room)
     return {
       durable: true,
       enter: remote.open,

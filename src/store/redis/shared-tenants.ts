@@ -5,7 +5,7 @@ import { reached, StoreWriteFailed, type KeyedWrite, type TenantTransaction } fr
 import type { TenantData } from '../memory/tenant-data.ts'
 import type { TenantMemory } from '../memory/tenant-memory.ts'
 import { PendingTransaction } from '../memory/tenant-transaction.ts'
-import type { Serialized } from '../memory/tenant-source.ts'
+import type { Serialized, SourceParts } from '../memory/tenant-source.ts'
 
 /** Conflicts one change may meet (other processes writing the tenant) before it is given up as failed. */
 const MAX_TRIES = 1000
@@ -49,7 +49,7 @@ interface Ran {
  * the tenant as it then stands when another process wrote first, so that no client ever sees the
  * conflict (docs/decisions.md).
  */
-export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, rowsOf: RowsOf) {
+export function sharedTenants(remote: SharedBackend, memory: TenantMemory, serialized: Serialized, rowsOf: RowsOf, room: SourceParts['room']) {
   /** The version of each tenant held in memory. */
   const versions = new Map<string, number>()
   const { registry } = memory
@@ -72,7 +72,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
       if (update.tenant) registry.markWritten(tenant)
-      if (update.tenant?.seed) registry.pin(tenant)
+      if (update.tenant?.seed) registry.markCreated(tenant)
     }
     versions.set(tenant, update.version)
   }
@@ -160,6 +160,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       try {
         const result = queued.work(tx)
         const next = tx.commit()
+        if (next) room(tenant, next)
         if (!next) ran.push({ queued, result })
         else ran.push({ queued, result, next, put: { rows: rowsOf(data, tx), record: queued.recordOf?.(result).record } })
         data = next ?? data
