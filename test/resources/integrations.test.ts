@@ -83,6 +83,18 @@ describe('POST /v1/integrations', () => {
     expect((await channelOf(auth, 'push'))[push.body._id]).toEqual([true, false, 0])
   })
 
+  it('keeps the configurations and conditions the records hold, drops the rest and the credentials', async () => {
+    const auth = freshTenant()
+    const conditions = [{ isNegated: false, type: 'BOOLEAN', value: 'AND', children: [{ field: 'tier', value: 'pro', operator: 'EQUAL', on: 'subscriber' }] }]
+    const res = await create(auth, { providerId: 'twilio', credentials: { accountSid: 'AC1', token: 'secret' }, configurations: { inboundWebhookEnabled: true, other: 1 }, conditions })
+    expect(res.status).toBe(201)
+    await expectNovuContract('IntegrationsController_createIntegration', res)
+    expect(res.body).toMatchObject({ configurations: { inboundWebhookEnabled: true }, conditions, credentials: {} })
+    const stored = (await readState(server.url, auth)).integrations.find((i) => i._id === res.body._id)
+    expect(stored).toMatchObject({ credentials: {}, configurations: { inboundWebhookEnabled: true } })
+    expect(stored?.configurations).not.toHaveProperty('other')
+  })
+
   it('refuses a missing providerId, a channel the records cannot hold, and an identifier taken', async () => {
     const auth = freshTenant()
     const none = await create(auth, { name: 'x' })
