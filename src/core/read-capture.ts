@@ -83,9 +83,9 @@ export class ReadCapture {
       putSubscriber: (record) => tx.putSubscriber(record),
       putIntegration: (record) => tx.putIntegration(record),
       putMessage: (record) => tx.putMessage(record),
-      removeMessage: (id) => tx.removeMessage(id),
+      deleteMessage: (id) => tx.deleteMessage(id),
       putConnection: (record) => tx.putConnection(record),
-      removeConnection: (id) => tx.removeConnection(id),
+      deleteConnection: (id) => tx.deleteConnection(id),
     }
   }
 }

@@ -8,10 +8,10 @@ export interface TenantView {
   integrations(): Iterable<StoredIntegration>
   message(id: string): StoredMessage | undefined
   /**
-   * The messages `keep` accepts, in the order stored (the list and mark-all walk them:
+   * The messages `keep` accepts (every one without it), in the order stored (the list and mark-all walk them:
    * docs/behaviour.md §11). Only those count as read (a call's provider state, docs/behaviour.md §9).
    */
-  messages(keep: (message: StoredMessage) => boolean): Iterable<StoredMessage>
+  messages(keep?: (message: StoredMessage) => boolean): Iterable<StoredMessage>
   /**
    * One page of the tenant's channel connections (docs/behaviour.md §2.4). An adapter pages its own
    * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.
@@ -59,9 +59,9 @@ export interface TenantTransaction extends TenantView {
   putIntegration(record: StoredIntegration): void
   putMessage(record: StoredMessage): void
   /** Gone for good (the live service's hard deletes). */
-  removeMessage(id: string): void
+  deleteMessage(id: string): void
   putConnection(record: StoredChannelConnection): void
-  removeConnection(id: string): void
+  deleteConnection(id: string): void
 }
 
 /**

@@ -78,7 +78,7 @@ export async function updateConnection({ store, tenant, input, now }: Context<Pi
 export async function deleteConnection({ store, tenant, input }: Context<undefined>) {
   const { identifier } = input.path as { identifier: string }
   return store.transact(tenant.key, (tx) => {
-    tx.removeConnection(found(tx.connectionByIdentifier(identifier), `Channel connection with identifier '${identifier}' not found`)._id)
+    tx.deleteConnection(found(tx.connectionByIdentifier(identifier), `Channel connection with identifier '${identifier}' not found`)._id)
     return undefined
   })
 }

@@ -14,7 +14,7 @@ export async function deleteMessage({ store, tenant, input }: Context) {
   if (!OBJECT_ID.test(messageId)) throw generalProblem(['messageId must be a mongodb id'])
   return store.transact(tenant.key, (tx) => {
     if (!tx.message(messageId)) throw missing('MESSAGE_NOT_FOUND', `Message with id ${messageId} not found`)
-    tx.removeMessage(messageId)
+    tx.deleteMessage(messageId)
     return { acknowledged: true, status: 'deleted' }
   })
 }

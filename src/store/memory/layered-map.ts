@@ -3,7 +3,7 @@
  * iterated in a Map's order (a replaced key keeps its place, an added one comes last). A write
  * copies only the layer; the layer is folded into a new base once it outgrows the square root of
  * the base, so a write costs about 2·√n copied entries instead of n, and reads cost two lookups.
- * Nothing is ever deleted from the store's collections, so neither is anything here.
+ * Deletes are rare (a subscriber removed): `changed` makes a plain copy for them.
  */
 export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   private constructor(
@@ -60,4 +60,22 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
     for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this)
   }
+}
+
+/**
+ * `map` with the changes applied: puts over it in a LayeredMap, or, when some are deletes (rare:
+ * a subscriber removed), a plain copy without them. A record deleted and put again comes last.
+ */
+export function changed<V>(map: ReadonlyMap<string, V>, changes: ReadonlyMap<string, V | null>): ReadonlyMap<string, V> {
+  const puts = new Map<string, V>()
+  const deleted = new Set<string>()
+  for (const [id, record] of changes) {
+    if (record === null) deleted.add(id)
+    else puts.set(id, record)
+  }
+  if (deleted.size === 0) return LayeredMap.with(map, puts)
+  const copy = new Map(map)
+  for (const id of deleted) copy.delete(id)
+  for (const [id, record] of puts) copy.set(id, record)
+  return copy
 }

@@ -1,7 +1,6 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
-import { changedMap } from './changed-map.ts'
-import { LayeredMap } from './layered-map.ts'
+import { changed, LayeredMap } from './layered-map.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
@@ -67,7 +66,7 @@ export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantDa
     {
       subscribers: LayeredMap.with(data.subscribers, subscribers as Map<string, StoredSubscriber>),
       integrations: LayeredMap.with(data.integrations, integrations as Map<string, StoredIntegration>),
-      messages: changedMap(data.messages, messages as Map<string, StoredMessage | null>),
+      messages: changed(data.messages, messages as Map<string, StoredMessage | null>),
       connections: data.connections.with(connections as Map<string, StoredChannelConnection | null>),
     },
     bytes,

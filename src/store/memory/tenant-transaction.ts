@@ -1,6 +1,5 @@
 import { pageOf, pageRequestOf } from './connections/connection-page.ts'
-import { changedMap } from './changed-map.ts'
-import { LayeredMap } from './layered-map.ts'
+import { changed, LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
@@ -52,7 +51,7 @@ export class PendingTransaction implements TenantTransaction {
     return changed === undefined ? this.data.messages.get(id) : (changed ?? undefined)
   }
 
-  *messages(keep: (message: StoredMessage) => boolean) {
+  *messages(keep: (message: StoredMessage) => boolean = () => true) {
     for (const id of this.data.messages.keys()) {
       const record = this.message(id)
       if (record && keep(record)) yield record
@@ -72,7 +71,7 @@ export class PendingTransaction implements TenantTransaction {
     ;(this.messageChanges ??= new Map()).set(record._id, record)
   }
 
-  removeMessage(id: string) {
+  deleteMessage(id: string) {
     ;(this.messageChanges ??= new Map()).set(id, null)
   }
 
@@ -80,7 +79,7 @@ export class PendingTransaction implements TenantTransaction {
     ;(this.connectionChanges ??= new Map()).set(record._id, record)
   }
 
-  removeConnection(id: string) {
+  deleteConnection(id: string) {
     ;(this.connectionChanges ??= new Map()).set(id, null)
   }
 
@@ -105,7 +104,7 @@ export class PendingTransaction implements TenantTransaction {
       {
         subscribers: subscribers ? LayeredMap.with(data.subscribers, subscribers) : data.subscribers,
         integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
-        messages: messageChanges ? changedMap(data.messages, messageChanges) : data.messages,
+        messages: messageChanges ? changed(data.messages, messageChanges) : data.messages,
         connections: connectionChanges ? data.connections.with(connectionChanges) : data.connections,
       },
       bytes,
