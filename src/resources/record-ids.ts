@@ -14,9 +14,10 @@ export function newRecordId(parts: readonly unknown[], taken: (id: string) => bo
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-'
 
-/** `length` characters of [0-9A-Za-z_-] made from `parts` (the live service draws them at random). */
-export function suffixOf(parts: readonly unknown[], length: number): string {
+/** `min` to `max` characters of [0-9A-Za-z_-] made from `parts` (the live service draws them at random). */
+export function suffixOf(parts: readonly unknown[], min: number, max = min): string {
   const bytes = digest(parts)
+  const length = min + (bytes[bytes.length - 1]! % (max - min + 1))
   let text = ''
   for (let i = 0; i < length; i++) text += ALPHABET[bytes[i]! % ALPHABET.length]
   return text

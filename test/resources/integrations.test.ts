@@ -143,11 +143,13 @@ describe('PUT /v1/integrations/{integrationId}', () => {
     expect(res.body).toMatchObject({ primary: false, conditions })
   })
 
-  it('answers 400 to an empty body and 404 to an unknown or deleted integration', async () => {
+  it('answers 400 to an empty body, 409 to an identifier taken, 404 to an unknown or deleted integration', async () => {
     const auth = freshTenant()
     const empty = await update(auth, INTEGRATIONS.mailgun, {})
     expect(empty.status).toBe(400)
     expect(empty.body.message).toBe('No properties found for update')
+    const taken = await update(auth, INTEGRATIONS.mailgun, { identifier: 'sendgrid' })
+    expect([taken.status, taken.body.message]).toEqual([409, 'Integration with identifier already exists'])
     const unknown = await update(auth, '64f1000000000000000000ff', { name: 'x' })
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toBe('Entity with id 64f1000000000000000000ff not found')

@@ -1,11 +1,10 @@
-import { ApiError } from '../../answer/api-error.ts'
 import type { StoredIntegration } from '../../store/records.ts'
 import type { RecordsPort, TenantTransaction } from '../../store/store.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { OperationContext } from '../operation-context.ts'
 import { presentIntegration } from '../present.ts'
 import { missing, refused } from '../rule-broken.ts'
-import { storedConditions, storedConfigurations } from './integration-fields.ts'
+import { refuseTakenIdentifier, storedConditions, storedConfigurations } from './integration-fields.ts'
 import { activePeers, CHANNELS_WITH_PRIMARY, isLive, placeAmong, renumbered } from './priorities.ts'
 
 type Context = OperationContext<NovuInput, RecordsPort>
@@ -21,9 +20,7 @@ export async function updateIntegration({ store, tenant, input }: Context) {
   return store.transact(tenant.key, (tx) => {
     const old = liveIntegration(tx, integrationId)
     const identifier = typeof body.identifier === 'string' ? body.identifier : old.identifier
-    if (identifier !== old.identifier && [...tx.integrations()].some((i) => isLive(i) && i.identifier === identifier)) {
-      throw new ApiError(409, 'INTEGRATION_IDENTIFIER_TAKEN', 'Integration with identifier already exists')
-    }
+    if (identifier !== old.identifier) refuseTakenIdentifier(tx.integrations(), identifier)
     const next: StoredIntegration = { ...old, identifier }
     if (typeof body.name === 'string') next.name = body.name
     if (typeof body.active === 'boolean') next.active = body.active

@@ -1,11 +1,11 @@
-import { ApiError, generalProblem } from '../../answer/api-error.ts'
+import { generalProblem } from '../../answer/api-error.ts'
 import type { StoredIntegration } from '../../store/records.ts'
 import type { RecordsPort, TenantTransaction } from '../../store/store.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { OperationContext } from '../operation-context.ts'
 import { presentIntegration } from '../present.ts'
 import { newRecordId, suffixOf } from '../record-ids.ts'
-import { slugOf, storedConditions, storedConfigurations } from './integration-fields.ts'
+import { refuseTakenIdentifier, slugOf, storedConditions, storedConfigurations } from './integration-fields.ts'
 import { activePeers, CHANNELS_WITH_PRIMARY, placeAmong } from './priorities.ts'
 import { providerDefaults } from './providers.ts'
 
@@ -27,9 +27,7 @@ export async function createIntegration({ store, tenant, input, now }: Context) 
   return store.transact(tenant.key, (tx) => {
     const name = typeof body.name === 'string' && body.name !== '' ? body.name : defaults.name
     const identifier = typeof body.identifier === 'string' && body.identifier !== '' ? body.identifier : defaultIdentifier(tx, tenant.key, name, at)
-    if ([...tx.integrations()].some((i) => !i.deleted && i.identifier === identifier)) {
-      throw new ApiError(409, 'INTEGRATION_IDENTIFIER_TAKEN', 'Integration with identifier already exists')
-    }
+    refuseTakenIdentifier(tx.integrations(), identifier)
     const active = body.active === true
     const record: StoredIntegration = {
       _id: newRecordId(['integration', tenant.key, at, identifier], (id) => tx.integration(id) !== undefined),
@@ -61,8 +59,7 @@ export async function createIntegration({ store, tenant, input, now }: Context) 
 function defaultIdentifier(tx: TenantTransaction, tenantKey: string, name: string, at: string): string {
   const taken = new Set([...tx.integrations()].map((i) => i.identifier))
   for (let attempt = 0; ; attempt++) {
-    const parts = ['identifier', tenantKey, name, at, attempt]
-    const identifier = `${slugOf(name)}-${suffixOf(parts, 7 + (suffixOf(parts, 1).charCodeAt(0) % 8))}`
+    const identifier = `${slugOf(name)}-${suffixOf(['identifier', tenantKey, name, at, attempt], 7, 14)}`
     if (!taken.has(identifier)) return identifier
   }
 }

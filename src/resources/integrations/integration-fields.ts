@@ -1,3 +1,4 @@
+import { ApiError } from '../../answer/api-error.ts'
 import type { StoredIntegration } from '../../store/records.ts'
 
 type Conditions = NonNullable<StoredIntegration['conditions']>
@@ -32,3 +33,10 @@ export const slugOf = (name: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
+
+/** An identifier is one integration's (not deleted) in the tenant: another is a 409, in the live service's words. */
+export function refuseTakenIdentifier(integrations: Iterable<StoredIntegration>, identifier: string): void {
+  for (const integration of integrations) {
+    if (!integration.deleted && integration.identifier === identifier) throw new ApiError(409, 'INTEGRATION_IDENTIFIER_TAKEN', 'Integration with identifier already exists')
+  }
+}
