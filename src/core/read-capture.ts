@@ -65,10 +65,14 @@ export class ReadCapture {
         for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
       },
       message: (id) => noted('messages', view.message(id)),
-      // A search or a sweep reads the whole collection: noting each record would make its
-      // provider state the tenant itself. The records it changes are noted as they are read by id.
+      // A search reads the whole collection: noting each record would make its provider state the
+      // tenant itself. The records it changes are noted as they are read by id.
       subscribers: () => view.subscribers(),
-      messages: () => view.messages(),
+      // Only the messages a walk keeps count as read (docs/behaviour.md §9).
+      *messages(keep) {
+        for (const record of view.messages(keep)) yield capture.note('messages', record._id, record)
+      },
+      connectionByIdentifier: (identifier) => noted('channelConnections', view.connectionByIdentifier(identifier)),
       workflow: (workflowId) => {
         const record = view.workflow(workflowId)
         return record === undefined ? undefined : this.note('workflows', workflowId, record)
@@ -91,6 +95,8 @@ export class ReadCapture {
       deleteSubscriber: (subscriberId) => tx.deleteSubscriber(subscriberId),
       deleteMessage: (id) => tx.deleteMessage(id),
       putWorkflow: (record) => tx.putWorkflow(record),
+      putConnection: (record) => tx.putConnection(record),
+      deleteConnection: (id) => tx.deleteConnection(id),
     }
   }
 }

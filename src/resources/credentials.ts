@@ -51,11 +51,11 @@ export async function writeCredentials({ store, tenant, input, now }: RecordsCon
   })
 }
 
-/** The most recently created active integration of the provider (and identifier, when given). */
+/** The most recently created active integration not deleted of the provider (and identifier, when given). */
 function activeIntegrationFor(view: TenantView, providerId: string, identifier: string | undefined) {
   let newest: StoredIntegration | undefined
   for (const integration of view.integrations()) {
-    if (!integration.active || integration.providerId !== providerId) continue
+    if (!integration.active || integration.deleted || integration.providerId !== providerId) continue
     if (identifier !== undefined && integration.identifier !== identifier) continue
     if (!newest || isNewer(integration, newest)) newest = integration
   }

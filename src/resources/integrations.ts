@@ -14,12 +14,13 @@ export async function setPrimaryIntegration({
   const { integrationId } = input.path
   return store.transact(tenant.key, (tx) => {
     const target = tx.integration(integrationId)
-    if (!target) throw missing('INTEGRATION_NOT_FOUND', `Integration with id ${integrationId} not found`)
+    // A deleted integration is kept, flagged, and found by nothing (docs/behaviour.md §11).
+    if (!target || target.deleted) throw missing('INTEGRATION_NOT_FOUND', `Integration with id ${integrationId} not found`)
     if (!CHANNELS_WITH_PRIMARY.has(target.channel)) {
       throw refused('PRIMARY_NOT_SUPPORTED', `Channel ${target.channel} does not support primary`)
     }
     if (target.primary) return presentIntegration(target, tenant)
-    const peers = [...tx.integrations()].filter((i) => i._id !== target._id && i.channel === target.channel)
+    const peers = [...tx.integrations()].filter((i) => !i.deleted && i._id !== target._id && i.channel === target.channel)
     const activePeers = peers.filter((i) => i.active).sort(byPriorityDescending)
     const top = activePeers.length + 1
     const promoted = { ...target, primary: true, active: true, conditions: [], priority: top }

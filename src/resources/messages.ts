@@ -37,7 +37,7 @@ function messageIdsOf(messageId: string | string[]): string[] {
  * fields one by one, and a message copied from a copy that way again and again ends in dictionary
  * mode, five times slower to copy, present and check.
  */
-function marked(message: StoredMessage, markAs: MarkAs, at: string): StoredMessage {
+export function marked(message: StoredMessage, markAs: MarkAs, at: string): StoredMessage {
   const next = { ...message }
   switch (markAs) {
     case 'read':

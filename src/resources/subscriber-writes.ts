@@ -69,9 +69,8 @@ export async function removeSubscriber({ store, tenant, input }: OperationContex
   return store.transact(tenant.key, (tx) => {
     const existing = tx.subscriber(subscriberId)
     if (!existing) throw missing('SUBSCRIBER_NOT_FOUND', 'Subscriber was not found')
-    const theirs: string[] = []
-    for (const message of tx.messages()) if (message._subscriberId === existing._id) theirs.push(message._id)
-    for (const id of theirs) tx.deleteMessage(id)
+    const theirs = [...tx.messages((message) => message._subscriberId === existing._id)]
+    for (const message of theirs) tx.deleteMessage(message._id)
     tx.deleteSubscriber(subscriberId)
     return { acknowledged: true, status: 'deleted' }
   })

@@ -9,15 +9,21 @@ export interface TenantView {
   integration(id: string): StoredIntegration | undefined
   integrations(): Iterable<StoredIntegration>
   message(id: string): StoredMessage | undefined
-  messages(): Iterable<StoredMessage>
   workflow(workflowId: string): TenantWorkflow | undefined
   /** Whether the tenant has workflows: without, a trigger accepts every name (docs/behaviour.md §11). */
   hasWorkflows(): boolean
+  /**
+   * The messages `keep` accepts (every one without it), in the order stored (the list and mark-all walk them:
+   * docs/behaviour.md §11). Only those count as read (a call's provider state, docs/behaviour.md §9).
+   */
+  messages(keep?: (message: StoredMessage) => boolean): Iterable<StoredMessage>
   /**
    * One page of the tenant's channel connections (docs/behaviour.md §2.4). An adapter pages its own
    * way; the memory adapter reads its index (connection-page.ts), so a page costs the same at any size.
    */
   connectionPage(query: ConnectionQuery): ConnectionPage
+  /** The connection of that `identifier` (unique in a tenant), found by a walk: only its own operations ask. */
+  connectionByIdentifier(identifier: string): StoredChannelConnection | undefined
 }
 
 export type ConnectionOrder = 'createdAt' | 'updatedAt'
@@ -61,6 +67,8 @@ export interface TenantTransaction extends TenantView {
   deleteSubscriber(subscriberId: string): void
   deleteMessage(id: string): void
   putWorkflow(record: TenantWorkflow): void
+  putConnection(record: StoredChannelConnection): void
+  deleteConnection(id: string): void
 }
 
 /**

@@ -84,6 +84,17 @@ const STEPS: Record<string, (n: number) => Step> = {
       const id = n % 2 === 0 ? `64f9${String(n % 2).padStart(20, '0')}` : seed.messages[n % seed.messages.length]!._id
       if (tx.message(id)) tx.deleteMessage(id)
     }),
+  'add, change or remove a connection': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => {
+      const seeded = tx.connectionByIdentifier(seed.channelConnections[n % seed.channelConnections.length]!.identifier)
+      const added = `64fb${String(n % 2).padStart(20, '0')}`
+      if (n % 3 === 0) {
+        if (seeded) tx.deleteConnection(seeded._id)
+      } else if (n % 3 === 1) tx.putConnection(marked({ ...seed.channelConnections[0]!, _id: added, identifier: `added-${n % 2}` }, n))
+      else if (tx.connectionByIdentifier(`added-${n % 2}`)) tx.deleteConnection(added)
+    }),
+  'add or change an integration': (n) => (store, tenant) =>
+    store.transact(tenant, (tx) => tx.putIntegration({ ...seed.integrations[0]!, _id: `64fc${String(n % 2).padStart(20, '0')}`, primary: false, name: `added ${n}` })),
   'replace the state': (n) => async (store, tenant) => {
     const state: TenantState = await store.exportState(tenant)
     state.messages.splice(n % state.messages.length, 1)

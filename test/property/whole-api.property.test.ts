@@ -15,7 +15,10 @@ const MSW_BASE = 'https://api.novu.co'
 const KEY = 'whole-api'
 
 let contracts: Contracts
-/** The five's paths keep the five's rules (their own tests): every other operation of the document is walked here. */
+/**
+ * The five's paths keep the five's rules (their own tests), and the operations that keep state (§11) theirs
+ * (test/resources/): every other operation of the document is walked here.
+ */
 let requests: NovuRequest[]
 /** The operations that keep state (docs/behaviour.md §11): their answers depend on earlier calls, so they are walked apart. */
 const isStateful = (request: NovuRequest) => request.operationId in novuHandlers
@@ -41,7 +44,7 @@ describe("every operation of Novu's document", () => {
       const op = contracts.novu.operations.get(id)!
       return five.has(`${op.method} ${op.pathTemplate.replace(/\{[^}]+\}/g, '{}')}`)
     }
-    requests = novuRequests().filter((request) => !isFive(request.operationId))
+    requests = novuRequests().filter((request) => !isFive(request.operationId) && !Object.hasOwn(novuHandlers, request.operationId))
     server = await startTestServer({ clock: Date.parse(CLOCK) })
     mock = await createNovuMock({ clock: CLOCK, logLevel: 'silent' })
     msw.use(...mock.handlers)
@@ -52,8 +55,8 @@ describe("every operation of Novu's document", () => {
     await Promise.all([server.close(), mock.close()])
   })
 
-  it('walks 144 operations (149, the five aside)', () => {
-    expect(requests).toHaveLength(144)
+  it('walks 144 operations (149, the five aside), but those that keep state', () => {
+    expect(requests).toHaveLength(144 - Object.keys(novuHandlers).length)
   })
 
   it('answers each valid request with its documented success, a body valid against its schema, the same bytes over HTTP and msw', async () => {

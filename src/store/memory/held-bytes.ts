@@ -39,7 +39,7 @@ export function withBytes(data: TenantData, bytes: number): TenantData {
 }
 
 /** `bytes`, after `changes` replace or add records of `base`. */
-export function afterChanges(bytes: number, base: ReadonlyMap<string, object>, changes: ReadonlyMap<string, object | null> | undefined): number {
+export function afterChanges(bytes: number, base: Pick<ReadonlyMap<string, object>, 'get'>, changes: ReadonlyMap<string, object | null> | undefined): number {
   if (changes) for (const [id, record] of changes) bytes += (record ? recordBytes(record) : 0) - replacedBytes(base.get(id))
   return bytes
 }

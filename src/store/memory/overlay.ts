@@ -1,18 +1,13 @@
 import { inSlices, toEnd, type Steps } from '../../lib/slices.ts'
 import { ConnectionIndex } from './connections/connection-index.ts'
 import { changed, LayeredMap } from './layered-map.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from '../records.ts'
 import { RECORD_KINDS, type OverlayRow, type RecordKind, type SavedTenant } from '../store-backend.ts'
 import type { TenantData } from './tenant-data.ts'
 import { afterChanges, bytesOfData, recordBytes, withBytes } from './held-bytes.ts'
 
-/** The records a transaction put, by kind and id; null: deleted. */
-export interface PutRecords {
-  subscribers: ReadonlyMap<string, object | null>
-  integrations: ReadonlyMap<string, object>
-  messages: ReadonlyMap<string, object | null>
-  workflows: ReadonlyMap<string, object>
-}
+/** The records a transaction put, by kind and id (null: removed). */
+export type PutRecords = Record<RecordKind, ReadonlyMap<string, object | null>>
 
 type Records = ReadonlyMap<string, object>
 
@@ -34,8 +29,9 @@ const idOf = (kind: RecordKind, record: object): string =>
  */
 export function rowsOfPut(data: TenantData, put: PutRecords, nextSeq: () => number): OverlayRow[] {
   const rows: OverlayRow[] = []
-  for (const kind of ['subscribers', 'integrations', 'messages', 'workflows'] as const) {
-    for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: data[kind].has(id) ? undefined : nextSeq() })
+  for (const kind of RECORD_KINDS) {
+    const held = kind === 'channelConnections' ? (id: string) => data.connections.get(id) !== undefined : (id: string) => data[kind].has(id)
+    for (const [id, record] of put[kind]) rows.push({ kind, id, record, seq: held(id) ? undefined : nextSeq() })
   }
   return rows
 }
@@ -66,18 +62,16 @@ export function* rowsOfState(seed: TenantData, state: TenantState, nextSeq: () =
 /** The tenant after a `put` change of `rows` (as PendingTransaction.commit makes it). */
 export function putOver(data: TenantData, rows: readonly OverlayRow[]): TenantData {
   const put = (kind: RecordKind) => new Map(rows.filter((row) => row.kind === kind).map((row) => [row.id, row.record]))
-  const [subscribers, integrations, messages, workflows] = [put('subscribers'), put('integrations'), put('messages'), put('workflows')]
-  let bytes = bytesOfData(data)
-  bytes = afterChanges(bytes, data.subscribers, subscribers)
-  bytes = afterChanges(bytes, data.integrations, integrations)
-  bytes = afterChanges(bytes, data.messages, messages)
-  bytes = afterChanges(bytes, data.workflows, workflows)
+  const [subscribers, integrations, messages, connections, workflows] = [put('subscribers'), put('integrations'), put('messages'), put('channelConnections'), put('workflows')]
+  let bytes = afterChanges(bytesOfData(data), data.subscribers, subscribers)
+  bytes = afterChanges(afterChanges(bytes, data.integrations, integrations), data.messages, messages)
+  bytes = afterChanges(afterChanges(bytes, data.connections, connections), data.workflows, workflows)
   return withBytes(
     {
       subscribers: changed(data.subscribers, subscribers as Map<string, StoredSubscriber | null>),
       integrations: LayeredMap.with(data.integrations, integrations as Map<string, StoredIntegration>),
       messages: changed(data.messages, messages as Map<string, StoredMessage | null>),
-      connections: data.connections,
+      connections: data.connections.with(connections as Map<string, StoredChannelConnection | null>),
       workflows: LayeredMap.with(data.workflows, workflows as Map<string, TenantWorkflow>),
     },
     bytes,

@@ -1,7 +1,7 @@
 import { pageOf, pageRequestOf } from './connections/connection-page.ts'
 import { changed, LayeredMap } from './layered-map.ts'
 import type { PutRecords } from './overlay.ts'
-import type { StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../records.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../records.ts'
 import type { ConnectionQuery, TenantTransaction } from '../store.ts'
 import type { TenantData } from './tenant-data.ts'
 import { afterChanges, bytesOfData, withBytes } from './held-bytes.ts'
@@ -18,12 +18,22 @@ export class PendingTransaction implements TenantTransaction {
   private subscriberChanges: Changes<StoredSubscriber> | undefined = undefined
   private integrationChanges: Map<string, StoredIntegration> | undefined = undefined
   private messageChanges: Changes<StoredMessage> | undefined = undefined
+  private connectionChanges: Changes<StoredChannelConnection> | undefined = undefined
   private workflowChanges: Map<string, TenantWorkflow> | undefined = undefined
 
   constructor(private readonly data: TenantData) {}
 
   connectionPage(query: ConnectionQuery) {
+    // The page a transaction reads is the committed one: no operation lists after it writes.
     return pageOf(this.data.connections, pageRequestOf(query))
+  }
+
+  connectionByIdentifier(identifier: string) {
+    for (const record of this.connectionChanges?.values() ?? []) if (record?.identifier === identifier) return record
+    for (const record of this.data.connections.all()) {
+      if (record.identifier === identifier && !this.connectionChanges?.has(record._id)) return record
+    }
+    return undefined
   }
 
   subscriber(subscriberId: string) {
@@ -40,14 +50,16 @@ export class PendingTransaction implements TenantTransaction {
 
   *integrations() {
     for (const id of this.data.integrations.keys()) yield this.integration(id) as StoredIntegration
+    // Integrations this transaction created, after the committed ones.
+    if (this.integrationChanges) for (const [id, record] of this.integrationChanges) if (!this.data.integrations.has(id)) yield record
   }
 
   message(id: string) {
     return current(this.messageChanges, this.data.messages, id)
   }
 
-  messages() {
-    return currentValues(this.messageChanges, this.data.messages)
+  *messages(keep: (message: StoredMessage) => boolean = () => true) {
+    for (const record of currentValues(this.messageChanges, this.data.messages)) if (keep(record)) yield record
   }
 
   workflow(workflowId: string) {
@@ -67,7 +79,6 @@ export class PendingTransaction implements TenantTransaction {
   }
 
   putIntegration(record: StoredIntegration) {
-    if (!this.data.integrations.has(record._id)) throw new Error(`no integration ${record._id} to replace`)
     ;(this.integrationChanges ??= new Map()).set(record._id, record)
   }
 
@@ -83,30 +94,37 @@ export class PendingTransaction implements TenantTransaction {
     ;(this.messageChanges ??= new Map()).set(id, null)
   }
 
+  putConnection(record: StoredChannelConnection) {
+    ;(this.connectionChanges ??= new Map()).set(record._id, record)
+  }
+
+  deleteConnection(id: string) {
+    ;(this.connectionChanges ??= new Map()).set(id, null)
+  }
+
   /** The records put (null: deleted), for a store that writes them down. */
   put(): PutRecords {
     return {
       subscribers: this.subscriberChanges ?? NONE,
       integrations: this.integrationChanges ?? NONE,
       messages: this.messageChanges ?? NONE,
+      channelConnections: this.connectionChanges ?? NONE,
       workflows: this.workflowChanges ?? NONE,
     }
   }
 
   /** The next TenantData, or undefined when nothing was written. */
   commit(): TenantData | undefined {
-    const { subscriberChanges, integrationChanges, messageChanges, workflowChanges, data } = this
-    if (!subscriberChanges && !integrationChanges && !messageChanges && !workflowChanges) return undefined
-    let bytes = bytesOfData(data)
-    bytes = afterChanges(bytes, data.subscribers, subscriberChanges)
-    bytes = afterChanges(bytes, data.integrations, integrationChanges)
-    bytes = afterChanges(bytes, data.messages, messageChanges)
-    bytes = afterChanges(bytes, data.workflows, workflowChanges)
+    const { subscriberChanges, integrationChanges, messageChanges, connectionChanges, workflowChanges, data } = this
+    if (!subscriberChanges && !integrationChanges && !messageChanges && !connectionChanges && !workflowChanges) return undefined
+    let bytes = afterChanges(bytesOfData(data), data.subscribers, subscriberChanges)
+    bytes = afterChanges(afterChanges(bytes, data.integrations, integrationChanges), data.messages, messageChanges)
+    bytes = afterChanges(afterChanges(bytes, data.connections, connectionChanges), data.workflows, workflowChanges)
     const next: TenantData = {
       subscribers: subscriberChanges ? changed(data.subscribers, subscriberChanges) : data.subscribers,
       integrations: integrationChanges ? LayeredMap.with(data.integrations, integrationChanges) : data.integrations,
       messages: messageChanges ? changed(data.messages, messageChanges) : data.messages,
-      connections: data.connections,
+      connections: connectionChanges ? data.connections.with(connectionChanges) : data.connections,
       workflows: workflowChanges ? LayeredMap.with(data.workflows, workflowChanges) : data.workflows,
     }
     return withBytes(next, bytes)

@@ -109,11 +109,18 @@ export class ConnectionIndex {
     return this.matching('createdAt', filter)?.length ?? this.size
   }
 
-  /** A new index with these connections added or replaced. */
-  with(changes: Iterable<StoredChannelConnection>): ConnectionIndex {
+  /**
+   * A new index with these connections added or replaced, by `_id` (null: removed). Built anew:
+   * connections are written one at a time, by their own operations, never by the five.
+   */
+  with(changes: ReadonlyMap<string, StoredChannelConnection | null>): ConnectionIndex {
+    if (changes.size === 0) return this
     const byId = new Map(this.byId)
-    for (const connection of changes) byId.set(connection._id, connection)
-    return ConnectionIndex.build(byId.values())
+    for (const [id, connection] of changes) {
+      if (connection === null) byId.delete(id)
+      else byId.set(id, connection)
+    }
+    return ConnectionIndex.of(byId)
   }
 
   private intersect(order: ConnectionOrder, lists: Uint32Array[], wanted: ReadonlyArray<readonly [FilterField, string]>): Uint32Array {
