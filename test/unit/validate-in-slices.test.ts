@@ -68,7 +68,7 @@ describe('a state checked in slices', () => {
   })
 
   it('splits the records of the state only, each by a validator from the same document', () => {
-    expect([...putState.splitBody!.items.keys()]).toEqual(['subscribers', 'integrations', 'channelConnections', 'messages'])
+    expect([...putState.splitBody!.items.keys()]).toEqual(['subscribers', 'integrations', 'channelConnections', 'messages', 'workflows'])
     expect(admin.operations.get('createTenant')!.splitBody).toBeUndefined()
   })
 })
