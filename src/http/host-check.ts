@@ -3,6 +3,11 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import { ApiError } from '../answer/api-error.ts'
 import { errorBody } from '../answer/error-body.ts'
 import { sendJson } from './respond.ts'
+import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
+
+/** Host headers whose verdict is kept, and the longest kept (a name of 253 and a port). */
+const HOSTS_KEPT = 256
+const LONGEST_HOST = 260
 
 /** `--allowed-hosts`: `all` (no check), or names beside the loopback ones; a leading dot takes the subdomains too. */
 export type AllowedHosts = 'all' | readonly string[]
@@ -38,10 +43,13 @@ export function isAllowedHostEntry(entry: string): boolean {
 export function hostPolicy(bindHost: string, allowed: AllowedHosts | undefined): ((host: string) => boolean) | undefined {
   if (allowed === 'all' || (allowed === undefined && !isLoopbackBind(bindHost))) return undefined
   const names = (allowed ?? []).map((name) => hostnameOf(name))
-  return (host) => {
+  const allows = (host: string) => {
     const name = hostnameOf(host)
     return isLoopbackName(name) || names.some((given) => name === given || (given.startsWith('.') && (name.endsWith(given) || name === given.slice(1))))
   }
+  // Parsing an address is the dearest step of a call that does little else: each Host's verdict is kept.
+  const verdicts = new ClientKeyedCache<boolean>(HOSTS_KEPT, LONGEST_HOST)
+  return (host) => verdicts.get(host, allows)
 }
 
 /**

@@ -69,7 +69,7 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
  * The text as kept: its first BODY_LIMIT characters, as a string of its own (a slice, or the
  * envelope written around a page's text, would keep the whole of it while counting only this).
  */
-const keptCopy = (text: string | undefined): string | undefined => (text === undefined ? undefined : ownCopy(text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text))
+const keptCopy = (text: string | undefined): string | undefined => (text === undefined || text.length <= BODY_LIMIT ? text : ownCopy(text.slice(0, BODY_LIMIT)))
 
 /**
  * `text` without the values of the URL's secret query parameters (`token`, `apiKey`, …), as sent:
