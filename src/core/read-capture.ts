@@ -1,4 +1,5 @@
-import type { Store, TenantTransaction, TenantView } from '../store/store.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../store/records.ts'
+import type { ConnectionQuery, Store, TenantTransaction, TenantView } from '../store/store.ts'
 
 /**
  * Each record's JSON, kept while the record lives: a record is never changed in place, so its
@@ -45,7 +46,8 @@ export class ReadCapture {
     return `{${parts.join(',')}}`
   }
 
-  private note<T extends object>(collection: Collection, id: string, record: T): T {
+  /** Notes a record as read (the first reading of its id is kept); answers it. */
+  note<T extends object>(collection: Collection, id: string, record: T): T {
     let byId = this.seen.get(collection)
     if (!byId) this.seen.set(collection, (byId = new Map()))
     if (!byId.has(id)) byId.set(id, record)
@@ -53,50 +55,114 @@ export class ReadCapture {
   }
 
   private viewOf(view: TenantView): TenantView {
-    const noted = <T extends { _id: string }>(collection: Collection, record: T | undefined) => (record === undefined ? undefined : this.note(collection, record._id, record))
-    const capture = this
-    return {
-      subscriber: (subscriberId) => {
-        const record = view.subscriber(subscriberId)
-        return record === undefined ? undefined : this.note('subscribers', record.subscriberId, record)
-      },
-      integration: (id) => noted('integrations', view.integration(id)),
-      *integrations() {
-        for (const record of view.integrations()) yield capture.note('integrations', record._id, record)
-      },
-      message: (id) => noted('messages', view.message(id)),
-      // A search reads the whole collection: noting each record would make its provider state the
-      // tenant itself. The records it changes are noted as they are read by id.
-      subscribers: () => view.subscribers(),
-      // Only the messages a walk keeps count as read (docs/behaviour.md §9).
-      *messages(keep) {
-        for (const record of view.messages(keep)) yield capture.note('messages', record._id, record)
-      },
-      connectionByIdentifier: (identifier) => noted('channelConnections', view.connectionByIdentifier(identifier)),
-      workflow: (workflowId) => {
-        const record = view.workflow(workflowId)
-        return record === undefined ? undefined : this.note('workflows', workflowId, record)
-      },
-      hasWorkflows: () => view.hasWorkflows(),
-      connectionPage: (query) => {
-        const page = view.connectionPage(query)
-        for (const record of page.items) this.note('channelConnections', record._id, record)
-        return page
-      },
-    }
+    return new CapturedView(view, this)
   }
 
   private transactionOf(tx: TenantTransaction): TenantTransaction {
-    return {
-      ...this.viewOf(tx),
-      putSubscriber: (record) => tx.putSubscriber(record),
-      putIntegration: (record) => tx.putIntegration(record),
-      putMessage: (record) => tx.putMessage(record),
-      deleteSubscriber: (subscriberId) => tx.deleteSubscriber(subscriberId),
-      deleteMessage: (id) => tx.deleteMessage(id),
-      putWorkflow: (record) => tx.putWorkflow(record),
-      putConnection: (record) => tx.putConnection(record),
-      deleteConnection: (id) => tx.deleteConnection(id),
-    }
+    return new CapturedTransaction(tx, this)
+  }
+}
+
+/**
+ * A tenant's view whose answers are noted as read. A class, not an object of closures: one is
+ * made per call, and its methods are the prototype's (closures were the write path's garbage).
+ */
+class CapturedView implements TenantView {
+  constructor(
+    protected readonly view: TenantView,
+    private readonly capture: ReadCapture,
+  ) {}
+
+  private noted<T extends { _id: string }>(collection: Collection, record: T | undefined): T | undefined {
+    return record === undefined ? undefined : this.capture.note(collection, record._id, record)
+  }
+
+  subscriber(subscriberId: string) {
+    const record = this.view.subscriber(subscriberId)
+    return record === undefined ? undefined : this.capture.note('subscribers', record.subscriberId, record)
+  }
+
+  integration(id: string) {
+    return this.noted('integrations', this.view.integration(id))
+  }
+
+  *integrations() {
+    for (const record of this.view.integrations()) yield this.capture.note('integrations', record._id, record)
+  }
+
+  message(id: string) {
+    return this.noted('messages', this.view.message(id))
+  }
+
+  // A search reads the whole collection: noting each record would make its provider state the
+  // tenant itself. The records it changes are noted as they are read by id.
+  subscribers() {
+    return this.view.subscribers()
+  }
+
+  // Only the messages a walk keeps count as read (docs/behaviour.md §9).
+  *messages(keep?: (message: StoredMessage) => boolean) {
+    for (const record of this.view.messages(keep)) yield this.capture.note('messages', record._id, record)
+  }
+
+  connectionByIdentifier(identifier: string) {
+    return this.noted('channelConnections', this.view.connectionByIdentifier(identifier))
+  }
+
+  workflow(workflowId: string) {
+    const record = this.view.workflow(workflowId)
+    return record === undefined ? undefined : this.capture.note('workflows', workflowId, record)
+  }
+
+  hasWorkflows() {
+    return this.view.hasWorkflows()
+  }
+
+  connectionPage(query: ConnectionQuery) {
+    const page = this.view.connectionPage(query)
+    for (const record of page.items) this.capture.note('channelConnections', record._id, record)
+    return page
+  }
+}
+
+/** A transaction whose reads are noted (CapturedView); its writes go through as they are. */
+class CapturedTransaction extends CapturedView implements TenantTransaction {
+  constructor(
+    private readonly tx: TenantTransaction,
+    capture: ReadCapture,
+  ) {
+    super(tx, capture)
+  }
+
+  putSubscriber(record: StoredSubscriber) {
+    this.tx.putSubscriber(record)
+  }
+
+  putIntegration(record: StoredIntegration) {
+    this.tx.putIntegration(record)
+  }
+
+  putMessage(record: StoredMessage) {
+    this.tx.putMessage(record)
+  }
+
+  deleteSubscriber(subscriberId: string) {
+    this.tx.deleteSubscriber(subscriberId)
+  }
+
+  deleteMessage(id: string) {
+    this.tx.deleteMessage(id)
+  }
+
+  putWorkflow(record: TenantWorkflow) {
+    this.tx.putWorkflow(record)
+  }
+
+  putConnection(record: StoredChannelConnection) {
+    this.tx.putConnection(record)
+  }
+
+  deleteConnection(id: string) {
+    this.tx.deleteConnection(id)
   }
 }
