@@ -2,7 +2,7 @@ import { inSlices } from '../lib/slices.ts'
 import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
 import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
-import { VersionConflict } from './redis/shared-tenants.ts'
+import { VersionConflict } from './shared/shared-tenants.ts'
 import type { SeedSpec, StateCounts, Store } from './store.ts'
 import { forgetOldSeeds, keepLast, LargerThanBudget, memoryBudget, type BudgetParts } from './memory-budget.ts'
 import { averagesOf, stateBytesSteps, withBytes } from './memory/held-bytes.ts'
@@ -14,7 +14,7 @@ import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
 import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
 import { localSource } from './memory/local-source.ts'
-import { sharedSource } from './redis/shared-source.ts'
+import { sharedSource } from './shared/shared-source.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -40,7 +40,7 @@ export interface LowdbStoreOptions {
  * The store port on lowdb's Low<StoreData> in memory (tenant-memory.ts): the read path, with no
  * I/O. The local store and the shared store are this one store over two sources of its tenants,
  * chosen here once: the local one (memory/local-source.ts: in memory alone, or each change stored
- * first in a file this process holds), or the shared one (redis/shared-source.ts: memory a cache
+ * first in a file this process holds), or the shared one (shared/shared-source.ts: memory a cache
  * of the tenants several processes share, brought up to date before each use).
  */
 export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {

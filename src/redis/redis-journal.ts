@@ -1,11 +1,12 @@
-import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
-import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
-import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from './kept-entry.ts'
+import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from '../journal/journal-port.ts'
+import { JournalListeners, MAX_SUBSCRIBERS } from '../journal/journal-listeners.ts'
+import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from '../journal/kept-entry.ts'
 import { isSecretName } from '../log/redact.ts'
-import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
+import { subscriberOf, type RedisClient } from './redis-connection.ts'
+import { tenantKeys } from './redis-keys.ts'
 import { reached } from '../store/store.ts'
-import { defineScripts } from '../redis/redis-define-scripts.ts'
-import { beforeAnswer } from '../redis/turn-writes.ts'
+import { defineScripts } from './redis-define-scripts.ts'
+import { beforeAnswer } from './turn-writes.ts'
 import { keyedBatches } from '../lib/keyed-batches.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
@@ -29,8 +30,8 @@ export interface RedisJournalOptions {
  *   journal-live  channel: each entry as it is kept, as the list holds it
  */
 function keysOf(tenant: string) {
-  const base = tenantKeyBase(tenant)
-  return { entries: `${base}journal`, lastId: `${base}journal-id`, channel: `${base}journal-live` }
+  const { journal, journalId, journalLive } = tenantKeys(tenant)
+  return { entries: journal, lastId: journalId, channel: journalLive }
 }
 
 /** KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as stored, in order: each gets the next id. */

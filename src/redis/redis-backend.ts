@@ -1,22 +1,19 @@
-import { describeSeed, sameSeed } from '../file-seed.ts'
+import { describeSeed, sameSeed } from '../store/file-seed.ts'
 import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
 import { stageRows } from './staged-rows.ts'
-import { inSlices, type Steps } from '../../lib/slices.ts'
+import { inSlices, type Steps } from '../lib/slices.ts'
 import { randomUUID } from 'node:crypto'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import { STEPPED_ROWS, type Change, type OverlayRow, type RecordKind, type SavedSnapshot, type SharedBackend, type TenantSeed, type TenantUpdate } from '../store-backend.ts'
+import { STEPPED_ROWS, type Change, type OverlayRow, type RecordKind, type SavedSnapshot, type SharedBackend, type TenantSeed, type TenantUpdate } from '../store/store-backend.ts'
 import type { Cluster, Redis } from 'ioredis'
-import { StoreFileError, type SeedSpec } from '../store.ts'
+import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { confirmedWrites } from './redis-wait.ts'
-import { answersPing, bulkConnectionOf, connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { defineScripts } from '../../redis/redis-define-scripts.ts'
-import { CLOCKED } from './redis-clocks.ts'
+import { answersPing, bulkConnectionOf, connectRedis, modeOf, redactedUrl, type RedisClient } from './redis-connection.ts'
+import { GLOBAL_KEYS, TENANT_KEYS_PATTERN, tenantKeyBase, tenantKeys } from './redis-keys.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 import { listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
-const TENANTS_KEY = `${KEY_PREFIX}:tenants`
-const SEED_KEY = `${KEY_PREFIX}:seed`
-/** Each tenant's latest call stored (`touch`, ms since the epoch, as the score): what `--tenant-ttl` counts from. */
-const CALLED_KEY = `${KEY_PREFIX}:called`
+const { tenants: TENANTS_KEY, seed: SEED_KEY, called: CALLED_KEY, clocked: CLOCKED } = GLOBAL_KEYS
 /** Keys deleted per DEL, and asked for per SCAN step. */
 const BATCH = 500
 
@@ -72,10 +69,7 @@ export async function openRedisOn(client: RedisClient, where: string, seed: Seed
 }
 
 /** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
-function keysOf(tenant: string) {
-  const base = tenantKeyBase(tenant)
-  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:`, staged: `${base}staged:` }
-}
+const keysOf = tenantKeys
 
 export interface RedisLimits {
   /**
@@ -229,7 +223,7 @@ async function deleteTenants(client: RedisClient, tenants: readonly string[]): P
   for (const node of nodes) {
     let cursor = '0'
     do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${KEY_PREFIX}:{*}:*`, 'COUNT', BATCH)
+      const [next, keys] = await node.scan(cursor, 'MATCH', TENANT_KEYS_PATTERN, 'COUNT', BATCH)
       cursor = next
       for (const key of keys) {
         const base = key.slice(0, key.indexOf('}:') + 2)
