@@ -28,13 +28,10 @@ export interface RedisJournalOptions {
  *   journal       list: `id\n` and the entry as stored (storedText), oldest first, the newest `size`
  *   journal-id    the tenant's last id, so ids increase over every instance, a clear included
  *   journal-live  channel: each entry as it is kept, as the list holds it
+ *
+ * RECORD: KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as
+ * stored, in order: each gets the next id.
  */
-function keysOf(tenant: string) {
-  const { journal, journalId, journalLive } = tenantKeys(tenant)
-  return { entries: journal, lastId: journalId, channel: journalLive }
-}
-
-/** KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as stored, in order: each gets the next id. */
 const RECORD = `
 local count = #ARGV - 3
 local id = redis.call('INCRBY', KEYS[2], count) - count
@@ -106,8 +103,8 @@ export class RedisJournal implements JournalPort {
 
   /** The tenant's entries waiting, appended by one script: the ids are Redis's, given in their order. */
   private send(tenant: string, texts: string[]): void {
-    const { entries, lastId, channel } = keysOf(tenant)
-    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, ...texts).then(this.recording.over, this.recording.failed)
+    const { journal, journalId, journalLive } = tenantKeys(tenant)
+    this.scripts.novuJournalRecord(journal, journalId, this.size, JOURNAL_TTL_SECONDS, journalLive, ...texts).then(this.recording.over, this.recording.failed)
   }
 
   async list(tenant: string, filter: JournalFilter = {}, states = false): Promise<JournalEntry[]> {
@@ -115,7 +112,7 @@ export class RedisJournal implements JournalPort {
     const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
     // What this instance recorded before is listed: its entries still waiting go first.
     this.waiting.flush(tenant)
-    const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
+    const items = await reached(this.client.lrange(tenantKeys(tenant).journal, onlyLast ? -limit : 0, -1))
     // One entry asked for by id: the others are not parsed.
     const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
     return selected((idPrefix === undefined ? items : items.filter((item) => item.startsWith(idPrefix))).map(keptFrom), filter, states ? statedEntryOf : entryOf)
@@ -123,7 +120,7 @@ export class RedisJournal implements JournalPort {
 
   clear(tenant: string): Promise<number> {
     this.waiting.flush(tenant)
-    return reached(this.scripts.novuJournalClear(keysOf(tenant).entries))
+    return reached(this.scripts.novuJournalClear(tenantKeys(tenant).journal))
   }
 
   /** Entries of `tenant` recorded by any instance from now on; `ready` once this instance's subscription to them is in place. */
@@ -147,13 +144,13 @@ export class RedisJournal implements JournalPort {
   /** The tenant's first listener: its channel, subscribed once Redis answers (after a reconnect if it is away). */
   private async listen(tenant: string): Promise<void> {
     if (this.closed) throw new Error('the journal is closed')
-    const { channel } = keysOf(tenant)
+    const channel = tenantKeys(tenant).journalLive
     this.tenantOfChannel.set(channel, tenant)
     await this.connection().subscribe(channel)
   }
 
   private stopListening(tenant: string): void {
-    const { channel } = keysOf(tenant)
+    const channel = tenantKeys(tenant).journalLive
     this.tenantOfChannel.delete(channel)
     this.subscriber?.unsubscribe(channel).catch(() => {})
   }

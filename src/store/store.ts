@@ -1,4 +1,6 @@
 import type { KeptClock } from '../clock/clock-setting.ts'
+import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
+import type { SeedSpec } from './seed-spec.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -26,37 +28,7 @@ export interface TenantView {
   connectionByIdentifier(identifier: string): StoredChannelConnection | undefined
 }
 
-export type ConnectionOrder = 'createdAt' | 'updatedAt'
-
-/** Exact values a connection must have; `contextKeys` compares as a set, an empty one meaning "no keys". */
-export interface ConnectionCriteria {
-  subscriberId?: string
-  channel?: string
-  providerId?: string
-  integrationIdentifier?: string
-  /** `shared`: no subscriber; `subscriber`: one. */
-  connectionMode?: 'subscriber' | 'shared'
-  contextKeys?: readonly string[]
-}
-
-export interface ConnectionQuery {
-  readonly orderBy: ConnectionOrder
-  readonly descending: boolean
-  readonly limit: number
-  /** Cursors: a connection's `_id`, which marks its sort position even when the criteria exclude it. */
-  readonly after?: string | undefined
-  readonly before?: string | undefined
-  readonly includeCursor: boolean
-  readonly criteria: ConnectionCriteria
-}
-
-export interface ConnectionPage {
-  readonly items: StoredChannelConnection[]
-  readonly next: string | null
-  readonly previous: string | null
-  readonly totalCount: number
-  readonly totalCountCapped: boolean
-}
+export type { ConnectionCriteria, ConnectionPage, ConnectionQuery } from './connection-query.ts'
 
 /** A view that can also replace records; nothing is visible to others until the commit. */
 export interface TenantTransaction extends TenantView {
@@ -71,34 +43,18 @@ export interface TenantTransaction extends TenantView {
   deleteConnection(id: string): void
 }
 
-/**
- * A seed's description, the one type for it from the flags to a store's record of it: the same
- * description makes the same records (src/seed/generators/seed.ts).
- */
-export interface SeedSpec {
-  seed: number
-  /** The lively demo data set (src/seed/generators/demo.ts) instead of the plain generated records. */
-  demo?: boolean | undefined
-  /** Subscribers in all, the two well-known ones included. */
-  subscribers: number
-  channelConnections: number
-  /** Messages in all, the 13 well-known ones included; by default a number per generated subscriber. */
-  messages?: number | undefined
-  /** The user's records under the seed (`--fixtures`). */
-  fixtures?: SeedFixtures | undefined
-  /** `--clock` (ISO 8601), recorded in Redis so that every instance starts its tenants at the same time. */
-  clock?: string | undefined
-}
+export type { SeedFixtures, SeedSpec } from './seed-spec.ts'
 
-/** A folder (`subscribers.json`, … one JSON array per kind), or one file in the shape of `GET /__admin/state`. */
-export interface SeedFixtures {
-  dir: string
-  /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
-  mode: 'merge' | 'replace'
-  /** Why that mode when no flag chose it (a state file replaces), for the CLI to say. */
-  why?: string | undefined
-  /** What they held, as a store (a file, or Redis) records it. */
-  digest?: string | undefined
+/** Where the state is kept, as `GET /__admin/health` names it. */
+export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
+
+/** Where the state is kept, whether it answers now (and if not, why), and how many tenants the backend stores. */
+export interface StoreHealth {
+  kind: StoreKind
+  reachable: boolean
+  stored?: number
+  /** Why the store cannot answer, when it cannot: health names it (a Redis Cluster's slots not all served, say). */
+  state?: string
 }
 
 /** An idempotency record as it is kept: a finished call's answer, replayed to a retry (docs/behaviour.md §4). */
@@ -123,18 +79,6 @@ export interface KeyedWrite {
   record: KeyRecord
   /** Only the tenant's newest `keep` records need be kept. */
   keep: number
-}
-
-/** Where the state is kept, as `GET /__admin/health` names it. */
-export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
-
-/** Where the state is kept, whether it answers now (and if not, why), and how many tenants the backend stores. */
-export interface StoreHealth {
-  kind: StoreKind
-  reachable: boolean
-  stored?: number
-  /** Why the store cannot answer, when it cannot: health names it (a Redis Cluster's slots not all served, say). */
-  state?: string
 }
 
 /**
