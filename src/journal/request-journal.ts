@@ -20,7 +20,8 @@ interface TenantJournal {
 
 /**
  * The last `size` calls of each tenant, oldest first, dropped as new ones arrive, and at most
- * `maxBytes` and MAX_JOURNAL_TENANTS tenants over all (tenants that stopped calling, evicted ones included, go first).
+ * `maxBytes` and MAX_JOURNAL_TENANTS tenants over all (tenants that stopped calling, evicted ones
+ * included, go first).
  */
 export class RequestJournal implements JournalPort {
   /** In the order they last recorded a call, least recent first; a journal that leaves gives its bytes back. */

@@ -29,9 +29,9 @@ export type { KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 const MAX_TENANTS_KEPT = 10_000
 
 /**
- * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped) and in bytes
- * over all tenants, so that neither many keys nor many tenants (store evictions included) grow
- * the memory without bound.
+ * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped), in tenants
+ * and in bytes over all tenants, so that neither many keys nor many tenants (store evictions
+ * included) grow the memory without bound.
  */
 export class IdempotencyRecords implements IdempotencyPort {
   /** Tenants in the order they last recorded a key, least recent first; records that leave give their bytes back. */
