@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { groupedPerTick } from './grouped-per-tick.ts'
 import { RowOwners } from './row-owners.ts'
-import { load, STORED } from './sqlite-load.ts'
+import { loadSaved, STORED } from './sqlite-load.ts'
 import { SnapshotRows } from './snapshot-rows.ts'
 import { removalsBefore, steppedChanges, type SteppedChange } from './stepped-changes.ts'
 import type { Change, OverlayRow, StoreBackend } from '../store-backend.ts'
@@ -82,8 +82,8 @@ export function sqliteBackend(db: Database): StoreBackend {
   }
   return {
     kind: 'sqlite',
-    load: async () => load(db, owners),
-    tenant: async (tenant) => load(db, owners, tenant).tenants.get(tenant),
+    load: async () => loadSaved(db, owners),
+    tenant: async (tenant) => loadSaved(db, owners, tenant).tenants.get(tenant),
     storedTenants: async () => db.prepare<[], number>(`SELECT count(*) FROM (${STORED})`).pluck().get() ?? 0,
     async expire(before) {
       // What this turn gathered is written first, by its own grouped write: a tenant it touched is not expired.

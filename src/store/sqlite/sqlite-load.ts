@@ -21,7 +21,7 @@ interface RowOfTable {
  * which a restart does not know, so a key sent again judges them. A tenant with state but no call
  * time yet (a file of an earlier version) counts as called now.
  */
-export function load(db: BetterSqlite3.Database, owners: RowOwners, only?: string): SavedStore {
+export function loadSaved(db: BetterSqlite3.Database, owners: RowOwners, only?: string): SavedStore {
   const where = only === undefined ? '' : ' WHERE tenant = ?'
   const params = only === undefined ? [] : [only]
   const tenants = new Map<string, SavedTenant>()
