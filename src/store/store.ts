@@ -1,4 +1,4 @@
-import type { KeptClock } from '../clock/clock-setting.ts'
+import type { DurableClocks } from '../clock/tenant-clocks.ts'
 import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
 import type { SeedSpec } from './seed-spec.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
@@ -92,7 +92,7 @@ export interface KeyedWrite {
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClockKeeperPort, LifecyclePort, MemoryPort {}
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, DurableClocks, LifecyclePort, MemoryPort {}
 
 /** The instance's memory budget (docs/behaviour.md §3): what it holds for its tenants, in estimated bytes. */
 export interface MemoryPort {
@@ -161,14 +161,6 @@ export interface KeyRecordsPort {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
-}
-
-/** Where a tenant's clock is made durable (the --db file), and read back at the start. */
-export interface ClockKeeperPort {
-  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
-  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
-  /** The clocks kept by an earlier run, to be taken back into memory. */
-  savedClocks(): Iterable<[string, KeptClock]>
 }
 
 /** What the server asks of the store as a whole. */
