@@ -1,5 +1,5 @@
 import { validationFailed } from '../answer/api-error.ts'
-import type { ClockRefused, TenantClocks } from '../clock/tenant-clocks.ts'
+import type { ClockRefused, TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import { FIRST_INSTANT, LAST_INSTANT, type ClockView } from '../clock/clock-setting.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 

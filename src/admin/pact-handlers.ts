@@ -7,7 +7,7 @@ import { pactOf, type SeedParams } from '../pact/pact-document.ts'
 import type { OperationContext } from '../resources/operation-context.ts'
 import type { SeedSpec, StateAdminPort } from '../store/store.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
-import type { TenantClocks } from '../clock/tenant-clocks.ts'
+import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import type { Contract } from '../contract/load-contract.ts'
 import type { Logger } from '../log/logger.ts'
 

@@ -17,7 +17,7 @@ import { openStoreFile } from '../store/sqlite/store-file.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { memoryPolicies, policyBytes, redisState, tenantClocks, type Policies } from './policies.ts'
-import { cleanPolicies, onRelease, type Upkeep } from './tenant-upkeep.ts'
+import { cleanPolicies, onRelease } from './tenant-upkeep.ts'
 
 export const VERSION = '0.1.0'
 
@@ -79,9 +79,8 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
   const shared = givenStore || config.redis === undefined ? undefined : await redisState(config, await fileSeedOf(config), logger)
   const backend = shared?.backend ?? (givenStore ? undefined : await storeFile?.backend(seed))
   // What a released tenant takes along, known once the store that releases it has made the policies.
-  let upkeep: Upkeep | undefined
-  const released = onRelease(backend?.kind ?? 'memory', logger, () => upkeep)
   let held: Policies | undefined
+  const released = onRelease(backend?.kind ?? 'memory', logger, () => held)
   const store =
     givenStore ??
     (await createLowdbStore({
@@ -97,8 +96,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
     }))
   const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
   held = policies
-  const clocks = tenantClocks(config, policies, logger, givenClock ? () => givenClock().getTime() : Date.now)
-  upkeep = { ...policies, clocks }
+  const clocks = tenantClocks(config, policies, store, logger, givenClock ? () => givenClock().getTime() : Date.now)
   // Before the tenant is known (and for answers that name none): the starting clock.
   const now = () => new Date(clocks.startNow())
   const apiKeys = config.apiKeys.length > 0 ? new Set(config.apiKeys) : undefined

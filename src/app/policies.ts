@@ -9,10 +9,10 @@ import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limit/rate-limiter.ts'
-import type { KeyRecordsPort, SeedSpec } from '../store/store.ts'
+import type { ClocksPort, KeyRecordsPort, SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
-import { MemoryClockKeeper, TenantClocks, type ClockKeeper, type DurableClocks } from '../clock/tenant-clocks.ts'
+import { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import type { ClockSetting } from '../clock/clock-setting.ts'
 
 const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
@@ -25,14 +25,12 @@ export interface Policies {
   /** Each process's own: the calls it holds for a delay, per tenant. */
   delayed: DelayedCalls
   rateLimiter: RateLimitPort
-  /** Where the tenants' clocks are kept (docs/behaviour.md §8). */
-  clockKeeper: ClockKeeper
   /** Ends what they run in the background; the store's connection is the store's to close. */
   close(): Promise<void>
 }
 
-/** Each instance's own, in memory; with a keeper (the --db store), idempotency records and clocks are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & DurableClocks) | undefined): Policies {
+/** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
+export function memoryPolicies(config: ServerConfig, keeper: KeyRecordsPort | undefined): Policies {
   return {
     // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
@@ -40,7 +38,6 @@ export function memoryPolicies(config: ServerConfig, keeper: (KeyRecordsPort & D
     faults: new FaultRules(),
     delayed: new DelayedCalls(),
     rateLimiter: rateLimiterOf(config),
-    clockKeeper: new MemoryClockKeeper(keeper),
     close: async () => undefined,
   }
 }
@@ -60,7 +57,6 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
   const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
   const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
   const { RedisJournal } = await import('../redis/redis-journal.ts')
-  const { RedisClockKeeper } = await import('../redis/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
@@ -77,7 +73,6 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
         faults: new RedisFaultRules(client, Math.random, faultVersions),
         delayed: new DelayedCalls(),
         rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
-        clockKeeper: new RedisClockKeeper(client),
         close: async () => {
           idempotency.close()
           await journal.close()
@@ -91,17 +86,17 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
 }
 
 /**
- * The tenants' clocks over the policies' keeper: a tenant whose time goes back gets a full bucket
- * and its idempotency records count as stored at its new time (docs/behaviour.md §8).
+ * The tenants' clocks, each kept by the store with its tenant: a tenant whose time goes back gets
+ * a full bucket and its idempotency records count as stored at its new time (docs/behaviour.md §8).
  */
-export function tenantClocks(config: ServerConfig, policies: Policies, logger: Logger, realNow: () => number): TenantClocks {
-  const { clockKeeper: keeper, rateLimiter, idempotency } = policies
+export function tenantClocks(config: ServerConfig, policies: Policies, store: ClocksPort, logger: Logger, realNow: () => number): TenantClocks {
+  const { rateLimiter, idempotency } = policies
   const onRewind = async (tenant: string, now: number) => {
     await Promise.all([rateLimiter.refill(tenant), idempotency.restamp(tenant, now)])
   }
   const onOutOfRange = (tenant: string, clock: ClockSetting) =>
     logger.warn('a stored clock was out of the years 0001-9999: the tenant is back on real time', { tenant: hashOfKey(tenant), at: clock.at, frozen: clock.frozen })
-  return new TenantClocks({ keeper, start: config.clock, realNow, onRewind, onOutOfRange })
+  return new TenantClocks({ store, start: config.clock, realNow, onRewind, onOutOfRange })
 }
 
 /** What the policies hold in this process for the tenants, as the memory budget counts it (docs/behaviour.md §3). */

@@ -1,18 +1,16 @@
 import type { Logger } from '../log/logger.ts'
 import { hashOfKey } from '../log/request-log.ts'
 import type { StoreKind } from '../store/store.ts'
-import type { TenantClocks } from '../clock/tenant-clocks.ts'
 import type { Policies } from './policies.ts'
 
-type Kept = Pick<Policies, 'idempotency' | 'journal' | 'faults' | 'rateLimiter'>
-/** What goes with a released tenant: its policies' state, and in memory its clock. */
-export type Upkeep = Kept & { clocks: Pick<TenantClocks, 'reset'> }
+/** What goes with a released tenant: its policies' state (its clock goes, or stays, with its value in the store). */
+export type Upkeep = Pick<Policies, 'idempotency' | 'journal' | 'faults' | 'rateLimiter'>
 
 /**
  * A tenant's fault rules, journal, idempotency records and bucket cleared: what a reset clears
  * besides its records (docs/behaviour.md §3); with `keepKeys`, its idempotency records stay.
  */
-export async function cleanPolicies(policies: Kept, tenant: string, keepKeys = false): Promise<void> {
+export async function cleanPolicies(policies: Upkeep, tenant: string, keepKeys = false): Promise<void> {
   const { idempotency, journal, faults, rateLimiter } = policies
   await Promise.all([faults.clear(tenant), journal.clear(tenant), rateLimiter.refill(tenant), keepKeys || idempotency.forget(tenant)])
 }
@@ -29,9 +27,7 @@ export function onRelease(kind: StoreKind, logger: Logger, policies: () => Upkee
     else logger.info('tenant deleted', { tenant: hashOfKey(tenant), store: kind })
     const held = policies()
     if (!held || kind === 'redis' || kind === 'redis-cluster') return
-    // With --db a released tenant's clock is stored and comes back with it; in memory it is gone.
-    const clock = kind === 'memory' || deleted ? held.clocks.reset(tenant) : undefined
-    Promise.all([clock, cleanPolicies(held, tenant, kind === 'sqlite' && !deleted)]).catch((error: unknown) =>
+    cleanPolicies(held, tenant, kind === 'sqlite' && !deleted).catch((error: unknown) =>
       logger.warn('a released tenant could not be cleared', { tenant: hashOfKey(tenant), error: String(error) }),
     )
   }

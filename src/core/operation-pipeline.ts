@@ -79,10 +79,10 @@ export function operationPipeline(operation: Operation, handler: Handler, state:
         })
       : undefined
     const tenantKey = needsKey ? apiKeyFrom(request.header('authorization'), state.apiKeys) : undefined
-    // Asked before the tenant is opened: with Redis the clock, the sync and the token travel together.
-    const time = tenantKey !== undefined ? state.clocks.read(tenantKey) : undefined
-    if (typeof time === 'object') time.ms.catch(() => undefined) // its failure is answered below, if the call gets that far
     if (tenantKey !== undefined && policies) call.end = await state.store.open(tenantKey)
+    // Read once the tenant is opened, from its value: with Redis the sync and the token (which reads the clock there) travel together.
+    const time = tenantKey !== undefined ? state.clocks.read(tenantKey, policies !== undefined) : undefined
+    if (typeof time === 'object') time.ms.catch(() => undefined) // its failure is answered below, if the call gets that far
     call.tenantKey = tenantKey
     // A time on its way is not waited for: the token is asked for at once, read at that time where the clock is kept; its outcome is answered in turn.
     const token = policies && typeof time === 'object' ? policies.rateLimiter.take(tenantKey!, time, operation.operationId) : undefined

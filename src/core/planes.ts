@@ -1,4 +1,4 @@
-import type { TenantClocks } from '../clock/tenant-clocks.ts'
+import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'

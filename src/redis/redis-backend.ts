@@ -1,4 +1,5 @@
 import { describeSeed, sameSeed } from '../store/file-seed.ts'
+import { clockFromText } from '../clock/clock-setting.ts'
 import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
 import { stageRows } from './staged-rows.ts'
 import { randomUUID } from 'node:crypto'
@@ -159,7 +160,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
-        change.type === 'createTenant' ? JSON.stringify(change.seed) : '',
+        change.type === 'createTenant' ? JSON.stringify(change.seed) : change.type === 'clock' && change.clock !== undefined ? JSON.stringify(change.clock) : '',
         'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : [],
       ))
       return answer === -1 ? 'conflict' : answer
@@ -190,6 +191,8 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     },
 
     storedTenants: () => client.scard(TENANTS_KEY),
+
+    clockOf: async (tenant) => clockFromText(await client.hget(tenantKeys(tenant).meta, 'clock')),
 
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)

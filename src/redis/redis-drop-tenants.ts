@@ -34,6 +34,6 @@ export async function deleteTenants(client: RedisClient, tenants: readonly strin
   }
   for (let i = 0; i < tenants.length; i += BATCH) {
     const some = tenants.slice(i, i + BATCH)
-    await Promise.all([client.srem(GLOBAL_KEYS.tenants, ...some), client.zrem(GLOBAL_KEYS.called, ...some), client.srem(GLOBAL_KEYS.clocked, ...some)])
+    await Promise.all([client.srem(GLOBAL_KEYS.tenants, ...some), client.zrem(GLOBAL_KEYS.called, ...some)])
   }
 }

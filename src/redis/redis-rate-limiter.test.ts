@@ -8,8 +8,10 @@ import { StoreWriteFailed } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import { RateLimiter, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import { RedisRateLimiter } from './redis-rate-limiter.ts'
-import { TenantClocks, type PendingTime } from '../clock/tenant-clocks.ts'
-import { RedisClockKeeper } from './redis-clocks.ts'
+import { TenantClocks, type PendingTime } from '../policies/clock/tenant-clocks.ts'
+import { redisBackend } from './redis-backend.ts'
+import { createLowdbStore } from '../store/lowdb-store.ts'
+import { seedState } from '../seed/generators/seed.ts'
 
 /**
  * Two RedisRateLimiters on two clients of one Redis stand in for two instances: a tenant's calls
@@ -117,7 +119,10 @@ describe.skipIf(skipped)('rate-limit buckets in Redis, over two instances', () =
     const [limiter] = await twoInstances(rate, true)
     const memory = new RateLimiter(rate, true)
     let real = START + 5_000
-    const clocks = new TenantClocks({ keeper: new RedisClockKeeper(clients.at(-1)!), start, realNow: () => real, onRewind: () => undefined })
+    // The clocks kept in the tenants' values, on a store over the same Redis.
+    const seed = seedState({ seed: 1, subscribers: 1, channelConnections: 0 })
+    const store = await createLowdbStore({ seed, maxTenants: 10, seedFor: async () => seed, backend: redisBackend(clients.at(-1)!) })
+    const clocks = new TenantClocks({ store, start, realNow: () => real, onRewind: () => undefined })
     const tenant = newTenant()
     if (setting === 'real') await clocks.useRealTime(tenant)
     else if (setting) await clocks.set(tenant, START - 60_000, setting.frozen)

@@ -5,16 +5,42 @@ import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rat
 import { BucketRules, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import { defineScripts } from './redis-define-scripts.ts'
 import type { SeenVersions } from '../policies/faults/seen-versions.ts'
-import type { PendingTime } from '../clock/tenant-clocks.ts'
-import { TENANT_TIME } from './redis-clocks.ts'
+import type { PendingTime } from '../policies/clock/tenant-clocks.ts'
+import { FIRST_PRINTABLE_MS, LAST_PRINTABLE_MS } from '../lib/iso-time.ts'
 import { beforeTurnWrite } from './turn-writes.ts'
 import { keyedBatches } from '../lib/keyed-batches.ts'
 
 /**
+ * Lua: `tenantTime(kept, start, realMs)`, the tenant's time in ms as TenantClocks reads it
+ * (clock-setting.ts's clockFromText and timeOf, in doubles as JavaScript's): `kept` is the
+ * tenant's clock as HGET answers it from its value's hash (false: none), `start` the JSON of
+ * the starting clock. JSON that does not parse raises an error, as JSON.parse throws. A time
+ * out of the range of years 0001-9999 is the real time, as TenantClocks puts such a clock back on it.
+ */
+const TENANT_TIME = `
+local function clockOf(text)
+  local clock = cjson.decode(text)
+  if clock == cjson.null then return 'real' end
+  if type(clock) == 'table' and type(clock.at) == 'number' and type(clock.frozen) == 'boolean' and type(clock.since) == 'number' then return clock end
+  return nil
+end
+local function tenantTime(kept, start, realMs)
+  local clock = kept and clockOf(kept)
+  if clock == nil or clock == false then clock = clockOf(start) end
+  if clock == 'real' then return realMs end
+  local time = clock.at
+  if not clock.frozen then time = clock.at + (realMs - clock.since) end
+  if time >= ${FIRST_PRINTABLE_MS} and time <= ${LAST_PRINTABLE_MS} then return time end
+  return realMs
+end
+`
+
+/**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its fault rules' hash, its
- * clock. ARGV: burst, tokens per second, the bucket's time to live in ms, then per call in the
- * order they came: now (or '': the tenant's time read from its clock, TENANT_TIME), the real time
- * and the starting clock's JSON it is read with. For each call in turn, refills and takes one
+ * value's hash (`meta`, whose field `clock` is its clock: redis-scripts.ts). ARGV: burst, tokens
+ * per second, the bucket's time to live in ms, then per call in the order they came: now (or '':
+ * the tenant's time read from its clock, TENANT_TIME), the real time and the starting clock's
+ * JSON it is read with. For each call in turn, refills and takes one
  * token as RateLimiter does, in doubles written exactly (%.17g), so both answer alike; a clock
  * behind the bucket's refills nothing. Answers {the fault rules' version or '', then per call: 1
  * taken or 0, tokens left}: the version read here so that a call matching no rule needs no trip of
@@ -24,7 +50,7 @@ const TAKE = `
 ${TENANT_TIME}
 local burst, perSecond = tonumber(ARGV[1]), tonumber(ARGV[2])
 local kept = redis.call('HMGET', KEYS[1], 't', 'u')
-local clock = redis.call('GET', KEYS[3])
+local clock = redis.call('HGET', KEYS[3], 'clock')
 local tokens, updatedAt = burst, nil
 if kept[1] then tokens, updatedAt = tonumber(kept[1]), tonumber(kept[2]) end
 local answer = {redis.call('HGET', KEYS[2], 'v') or ''}
@@ -54,7 +80,7 @@ const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
 
 interface Scripts {
   /** The keys, then burst, tokens per second, time to live, then per call: now, real time, starting clock (TAKE). */
-  novuRateTake(bucket: string, faults: string, clock: string, ...args: (string | number)[]): Promise<[string, ...(number | string)[]]>
+  novuRateTake(bucket: string, faults: string, meta: string, ...args: (string | number)[]): Promise<[string, ...(number | string)[]]>
 }
 
 /** A call's token asked for, and what settles its caller's promise. */
@@ -68,8 +94,8 @@ interface Asked {
 /**
  * One token bucket per tenant in Redis, shared by every instance on it. The tokens of a tenant's
  * calls that arrive in one turn of the event loop are taken by one script, call after call in the
- * order they came, sent with the turn's other commands (the reads of the tenant's clock among
- * them: one round trip for both), so the limit holds over all instances and the headers tell what
+ * order they came, sent with the turn's other commands (the tenant's sync among them: one
+ * round trip for both), so the limit holds over all instances and the headers tell what
  * is left for all, each call answered as if it had taken its token alone. A bucket idle for a day
  * of real time expires; a Redis failure rejects (StoreWriteFailed: 503).
  */
@@ -98,8 +124,8 @@ export class RedisRateLimiter implements RateLimitPort {
   }
 
   /**
-   * A time still on its way (RedisClockKeeper's) is not waited for: the script reads the tenant's
-   * clock itself, so the token is taken in the trip that reads the clock, at the same time.
+   * A time still on its way (the tenant's sync with Redis) is not waited for: the script reads the
+   * tenant's clock itself, from its value, so the token is taken in that trip, at the same time.
    */
   take(tenant: string, now: number | PendingTime, operationId: string): Promise<RateLimitHeaders> {
     return new Promise((resolve, reject) => this.asked.add(tenant, { now, operationId, resolve, reject }))
@@ -114,7 +140,7 @@ export class RedisRateLimiter implements RateLimitPort {
     const { burst, perSecond } = this.rules
     const args = calls.flatMap(({ now }) => (typeof now === 'number' ? [now, '', ''] : ['', now.realMs, JSON.stringify(now.start)]))
     const keys = tenantKeys(tenant)
-    reached(this.scripts.novuRateTake(keys.rate, keys.faults, keys.clock, burst, perSecond, this.ttlMs, ...args)).then(
+    reached(this.scripts.novuRateTake(keys.rate, keys.faults, keys.meta, burst, perSecond, this.ttlMs, ...args)).then(
       ([faults, ...taken]) => {
         this.faultVersions?.note(tenant, faults)
         calls.forEach(({ operationId, resolve, reject }, i) => {

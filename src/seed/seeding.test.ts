@@ -1,4 +1,4 @@
-import { MemoryClockKeeper, TenantClocks } from '../clock/tenant-clocks.ts'
+import { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import { RequestJournal } from '../journal/request-journal.ts'
 import SwaggerParser from '@apidevtools/swagger-parser'
@@ -19,6 +19,7 @@ import type { StoredMessage, TenantState } from '../store/records.ts'
 import { expectContract } from '../../test/helpers/expect-contract.ts'
 import { freshTenant, startTestServer } from '../../test/helpers/start-test-server.ts'
 import { ADA } from '../../test/helpers/well-known.ts'
+import { clocksInMemory } from '../../test/helpers/clocks-in-memory.ts'
 
 const REFERENCE_DATE = '2025-01-01T00:00:00.000Z'
 const RECORD_SCHEMAS = {
@@ -204,7 +205,7 @@ describe('the OpenAPI documents', () => {
         journal: new RequestJournal(1),
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {}, strictKeys: new Set() },
         faults: new FaultRules(),
-        clocks: new TenantClocks({ keeper: new MemoryClockKeeper(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
+        clocks: new TenantClocks({ store: clocksInMemory(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         clean: async () => undefined,
         api: (await loadContracts()).api,
         logger: createLogger('silent'),

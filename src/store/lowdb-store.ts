@@ -9,6 +9,7 @@ import { TenantMemory } from './memory/tenant-memory.ts'
 import { snapshotMethods } from './snapshot-methods.ts'
 import { importStateMethod } from './import-state.ts'
 import { keptRecords } from './kept-records.ts'
+import { clockMethods } from './clock-methods.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
 import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
@@ -80,6 +81,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     memory.drop(tenant)
     queues.forget(tenant)
     calledAt.delete(tenant)
+    clocks.release(tenant, deleted)
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
@@ -121,6 +123,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
+  const clocks = clockMethods({ memory, saved, source, shared: isShared(backend), serialized, holdForChange, changing, persist })
   const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: budgeted.makeRoom })
 
   const importState = importStateMethod({ memory, holdForChange, changing, persist, budget, nextSeq, room: budgeted.makeRoom })
@@ -233,6 +236,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     },
 
     ...keptRecords(persist, saved),
+    ...clocks.port,
 
     health: () => healthOf(backend),
 

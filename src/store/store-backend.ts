@@ -95,6 +95,8 @@ export interface SavedTenant {
   rows: OverlayRow[]
   /** In the order they were saved. */
   snapshots: SavedSnapshot[]
+  /** Its clock, where one is kept (a shared backend's; the --db file's are SavedStore's `clocks`). */
+  clock?: KeptClock
 }
 
 export interface SavedStore {
@@ -114,8 +116,8 @@ export interface SavedStore {
  * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
- * are those of StoreBackend, rows and all; idempotency records are the Redis adapter's of the
- * records' port (policies/idempotency), but for one stored with its write (`putsAt`).
+ * are those of StoreBackend, rows and clock and all; idempotency records are the Redis adapter's
+ * of the records' port (policies/idempotency), but for one stored with its write (`putsAt`).
  * A tenant's transactions that arrive while one is being stored are stored together next
  * (`putsAt`): one script for many writes.
  */
@@ -131,6 +133,8 @@ export interface SharedBackend extends StoreBackend {
   putsAt(tenant: string, version: number, puts: readonly SharedPut[]): Promise<number | 'conflict'>
   /** Every tenant with state, over every process, and whether it was created with a seed of its own. */
   tenants(): Promise<{ tenant: string; created: boolean }[]>
+  /** The tenant's clock as stored, read alone (a tenant this process does not hold). */
+  clockOf(tenant: string): Promise<KeptClock | undefined>
   /** Deletes everything stored of the tenants, and unlists them (a reset of all: nothing of theirs left to keep). */
   dropTenants(tenants: readonly string[]): Promise<void>
 }

@@ -1,4 +1,5 @@
-import type { DurableClocks } from '../clock/tenant-clocks.ts'
+import type { KeptClock } from '../clock/clock-setting.ts'
+import type { MaybePromise } from '../lib/maybe-promise.ts'
 import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
 import type { SeedSpec } from './seed-spec.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
@@ -92,7 +93,7 @@ export interface KeyedWrite {
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, DurableClocks, LifecyclePort, MemoryPort {}
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClocksPort, LifecyclePort, MemoryPort {}
 
 /** The instance's memory budget (docs/behaviour.md §3): what it holds for its tenants, in estimated bytes. */
 export interface MemoryPort {
@@ -161,6 +162,26 @@ export interface KeyRecordsPort {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
+}
+
+/**
+ * The tenants' clocks (docs/behaviour.md §8): each is part of its tenant's value, changed as a
+ * change of the tenant and stored as its records are (in memory; in the --db file; in Redis, in
+ * the tenant's versioned value, replayed by every instance). `undefined`: none kept, the starting clock.
+ */
+export interface ClocksPort {
+  /**
+   * The tenant's clock as it stands: at once when held in this process; with a shared backend,
+   * after a sync (`ofCall`: the one sent when its call opened the tenant), or read there for a
+   * tenant not held.
+   */
+  clockOf(tenant: string, ofCall?: boolean): MaybePromise<KeptClock | undefined>
+  /** The tenant's clock becomes `clock`: a change of the tenant, in its turn, stored before it holds. */
+  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
+  /** Every tenant's clock back to the starting clock (a reset of all). */
+  clearClocks(): Promise<void>
+  /** The clocks held in this process now (with --db, every one stored by an earlier run): checked at the start. */
+  heldClocks(): Iterable<[string, KeptClock]>
 }
 
 /** What the server asks of the store as a whole. */

@@ -155,13 +155,16 @@ describe.skipIf(redisTestsSkipped())('a clock stored out of the range in Redis',
       const auth = freshTenant()
       const calls = clockCalls(() => mock.url)
       expect((await calls.set(auth, { now: '2025-03-01T12:00:00.000Z' })).status).toBe(200)
-      await direct.set(tenantKeys(auth.Authorization.slice('ApiKey '.length)).clock, JSON.stringify({ at: LAST_MS - 1000, frozen: false, since: Date.now() - 3_600_000 }))
+      // Stored as a change of the tenant's value (its `clock` field), listed as `reload`: every instance reads the tenant again.
+      const { meta, log } = tenantKeys(auth.Authorization.slice('ApiKey '.length))
+      const version = Number(await direct.hget(meta, 'v')) + 1
+      await direct.multi().hset(meta, 'clock', JSON.stringify({ at: LAST_MS - 1000, frozen: false, since: Date.now() - 3_600_000 })).rpush(log, `${version}\nreload`).hset(meta, 'v', version).exec()
       const patched = await calls.patch(auth, 'https://hooks.example.com/back')
       expect(patched.status).toBe(200)
       expect(yearOf(patched.body.updatedAt)).toBe(new Date().getUTCFullYear())
       expect(warnings).toContain('a stored clock was out of the years 0001-9999: the tenant is back on real time')
       expect((await calls.get(auth)).frozen).toBe(false)
-      await vi.waitFor(async () => expect(await direct.get(tenantKeys(auth.Authorization.slice('ApiKey '.length)).clock)).toBe('null'))
+      await vi.waitFor(async () => expect(await direct.hget(meta, 'clock')).toBe('null'))
     } finally {
       direct.disconnect()
       await mock.close()

@@ -1,5 +1,5 @@
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
-import type { PendingTime } from '../../clock/tenant-clocks.ts'
+import type { PendingTime } from '../clock/tenant-clocks.ts'
 
 /** The `RateLimit-*` headers of one call, by name. */
 export type RateLimitHeaders = Record<string, string>

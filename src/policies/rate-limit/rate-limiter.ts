@@ -1,7 +1,7 @@
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
 import { Lru } from '../../lib/lru.ts'
 import { ApiError } from '../../answer/api-error.ts'
-import type { PendingTime } from '../../clock/tenant-clocks.ts'
+import type { PendingTime } from '../clock/tenant-clocks.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
 
 export interface RateLimit {

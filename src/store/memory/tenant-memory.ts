@@ -2,6 +2,7 @@ import { Low, Memory } from 'lowdb'
 import type { SavedTenant, TenantSeed } from '../store-backend.ts'
 import type { SeedSpec, SnapshotInfo, StateCounts, TenantInfo } from '../store.ts'
 import type { TenantState } from '../records.ts'
+import type { KeptClock } from '../../clock/clock-setting.ts'
 import { countsOf, stateFromTenantData, tenantDataInSlices, type TenantData } from './tenant-data.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
@@ -36,6 +37,8 @@ export class TenantMemory {
   /** Per tenant held, the estimate of what it holds beyond the shared seed (held-bytes.ts); `heldBytes` their sum. */
   private readonly tenantBytes = new Map<string, number>()
   heldBytes = 0
+  /** The tenants' clocks (clock-methods.ts), part of each tenant's value as its records are; none kept: the starting clock. */
+  readonly clocks = new Map<string, KeptClock>()
 
   constructor(
     /** The seeded records every tenant starts from (and returns to on reset). */
@@ -217,6 +220,12 @@ export class TenantMemory {
   }
 
   /** Forgets a tenant released: it comes back from its seed (or its store). */
+  /** The tenant's clock becomes `clock` (undefined: none kept). */
+  setClock(tenant: string, clock: KeptClock | undefined): void {
+    if (clock === undefined) this.clocks.delete(tenant)
+    else this.clocks.set(tenant, clock)
+  }
+
   drop(tenant: string): void {
     this.update(({ tenants, snapshots, seeds }) => {
       tenants.delete(tenant)

@@ -3,6 +3,7 @@ import type { Change, SavedStore, SavedTenant, StoreBackend } from '../store-bac
 import type { KeyedWrite, RecordsPort } from '../store.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 import type { TenantData } from './tenant-data.ts'
+import type { KeptClock } from '../../clock/clock-setting.ts'
 
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
@@ -46,6 +47,8 @@ export interface TenantSource {
   write(change: Change, keyed?: KeyedWrite, also?: Change): Promise<void>
   /** A tenant the store does not hold, as its backend has it, left unheld; absent when there is nothing to read it from. */
   peek: ((tenant: string) => ReturnType<TenantMemory['madeOf']>) | undefined
+  /** A shared backend's: the clock of a tenant the store does not hold, as stored there. */
+  storedClock?: (tenant: string) => Promise<KeptClock | undefined>
   /** Whether something of a tenant the store does not hold is stored (a released one, or another process's). */
   isStored(tenant: string): Promise<boolean>
   /** Whether another process stored something of the tenant already. */

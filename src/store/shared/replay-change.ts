@@ -21,8 +21,9 @@ export async function replayChange(memory: TenantMemory, tenant: string, change:
     }
     case 'deleteSnapshot':
       return memory.dropSnapshot(tenant, change.name)
-    case 'keyRecord':
     case 'clock':
+      return memory.setClock(tenant, change.clock)
+    case 'keyRecord':
     case 'forgetKeyRecords':
     case 'touch':
       return

@@ -1,6 +1,7 @@
 import { rowsOfPut } from '../memory/overlay.ts'
 import type { SharedBackend } from '../store-backend.ts'
 import { sharedTenants, writeFailure } from './shared-tenants.ts'
+import { reached } from '../store.ts'
 import { tenantLoader, type SourceParts, type TenantSource } from '../memory/tenant-source.ts'
 
 /**
@@ -22,7 +23,7 @@ export const sharedSource =
       read: remote.read,
       transact: remote.transact,
       async write(change) {
-        // The idempotency records and the clocks are the Redis adapters' own (store-backend.ts).
+        // The idempotency records are the Redis adapter's own (store-backend.ts).
         try {
           await remote.write(change)
         } catch (error) {
@@ -30,6 +31,7 @@ export const sharedSource =
         }
       },
       peek: remote.peek,
+      storedClock: (tenant) => reached(backend.clockOf(tenant)),
       isStored: remote.hasState,
       takenElsewhere: remote.hasState,
       elsewhere: remote.tenants,

@@ -56,8 +56,8 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   /** Writes a tenant's change over the version held. */
   const write = async (change: Change): Promise<void> => {
-    // Redis keeps these itself, outside the tenant's versions (the policies' adapters, the clocks).
-    if (change.type === 'keyRecord' || change.type === 'forgetKeyRecords' || change.type === 'touch' || change.type === 'clock') return
+    // Redis keeps these itself, outside the tenant's versions (the idempotency adapter, the call times).
+    if (change.type === 'keyRecord' || change.type === 'forgetKeyRecords' || change.type === 'touch') return
     const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
@@ -71,6 +71,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     } else {
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
+      memory.setClock(tenant, update.tenant?.clock)
       if (update.tenant) registry.markWritten(tenant)
       if (update.tenant?.seed) registry.markCreated(tenant)
     }
@@ -193,7 +194,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   /**
    * A call of the tenant arrives (`created`: new to this process): its sync is sent at once, in
-   * the trip that reads the tenant's clock and takes its token. A new tenant is read before the
+   * the trip that takes its token (reading the tenant's clock there too). A new tenant is read before the
    * call goes on; a held one's sync is waited for by the call's first read (callReads).
    */
   const open = (tenant: string, created: boolean): Promise<void> | undefined => {

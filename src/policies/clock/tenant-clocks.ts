@@ -1,19 +1,7 @@
-import type { MaybePromise } from '../lib/maybe-promise.ts'
-import { isPrintable } from '../lib/iso-time.ts'
-import { advanced, outOfRange, timeOf, viewOf, type ClockSetting, type ClockView, type KeptClock } from './clock-setting.ts'
-
-/**
- * Where the tenants' clocks are kept: in this process (memory, and with --db also in the file),
- * or in Redis, where every instance reads the same. `undefined`: none kept, the starting clock.
- */
-export interface ClockKeeper {
-  read(tenant: string): MaybePromise<KeptClock | undefined>
-  write(tenant: string, clock: KeptClock | undefined): MaybePromise<void>
-  /** Forgets every tenant's clock. */
-  clear(): MaybePromise<void>
-  /** The clocks this keeper holds in memory, read from an earlier run (a keeper reading each call's from elsewhere has none). */
-  held?(): Iterable<[string, KeptClock]>
-}
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
+import { isPrintable } from '../../lib/iso-time.ts'
+import { advanced, outOfRange, timeOf, viewOf, type ClockSetting, type ClockView, type KeptClock } from '../../clock/clock-setting.ts'
+import type { ClocksPort } from '../../store/store.ts'
 
 /** A change of a clock refused: it would have left the range (docs/behaviour.md §8); nothing changed. */
 export interface ClockRefused {
@@ -21,7 +9,8 @@ export interface ClockRefused {
 }
 
 export interface TenantClocksOptions {
-  keeper: ClockKeeper
+  /** The store, where each clock is part of its tenant's value. */
+  store: ClocksPort
   /** `--clock`, in ms: every tenant starts frozen there; real time when absent. */
   start: number | undefined
   /** The real clock (tests may give their own). */
@@ -37,7 +26,8 @@ export interface TenantClocksOptions {
 
 /**
  * Every tenant's clock (docs/behaviour.md §8): what each call reads once as its time, and what
- * `/__admin/clock` and the library's `tenant.clock` change.
+ * `/__admin/clock` and the library's `tenant.clock` change. The rules of the clock over the
+ * tenants' values: the store keeps each clock with its tenant, as its records.
  */
 export class TenantClocks {
   private readonly start: KeptClock
@@ -45,7 +35,7 @@ export class TenantClocks {
   constructor(private readonly options: TenantClocksOptions) {
     this.start = options.start === undefined ? null : { at: options.start, frozen: true, since: 0 }
     const realMs = options.realNow()
-    for (const [tenant, clock] of options.keeper.held?.() ?? []) this.inRange(tenant, clock, realMs)
+    for (const [tenant, clock] of options.store.heldClocks()) this.inRange(tenant, clock, realMs)
   }
 
   /** The tenant's time now, in ms: read once per call, so that every stamp of the call agrees. */
@@ -54,9 +44,12 @@ export class TenantClocks {
     return typeof time === 'number' ? time : time.ms
   }
 
-  /** The tenant's time now: in ms when the keeper holds the clocks at hand, else on its way (PendingTime). */
-  read(tenant: string): number | PendingTime {
-    const kept = this.options.keeper.read(tenant)
+  /**
+   * The tenant's time now: in ms when its clock is at hand, else on its way (PendingTime: a shared
+   * store's sync; `ofCall`, the one its call's opening sent).
+   */
+  read(tenant: string, ofCall = false): number | PendingTime {
+    const kept = this.options.store.clockOf(tenant, ofCall)
     const realMs = this.options.realNow()
     if (!(kept instanceof Promise)) return timeOf(this.orStart(this.inRange(tenant, kept, realMs)), realMs)
     return { ms: kept.then((clock) => timeOf(this.orStart(this.inRange(tenant, clock, realMs)), realMs)), realMs, start: this.start }
@@ -95,11 +88,11 @@ export class TenantClocks {
 
   /** Every tenant back to the starting clock (a reset of all). */
   async resetAll(): Promise<void> {
-    await this.options.keeper.clear()
+    await this.options.store.clearClocks()
   }
 
   private async clockOf(tenant: string): Promise<KeptClock> {
-    return this.orStart(this.inRange(tenant, await this.options.keeper.read(tenant), this.options.realNow()))
+    return this.orStart(this.inRange(tenant, await this.options.store.clockOf(tenant), this.options.realNow()))
   }
 
   /**
@@ -112,7 +105,7 @@ export class TenantClocks {
     if (isPrintable(time)) return kept
     this.options.onOutOfRange?.(tenant, kept)
     // Not waited for: the call reads real time at once, and a write that fails leaves it to the next read.
-    void Promise.resolve(this.options.keeper.write(tenant, null)).catch(() => undefined)
+    void this.options.store.keepClock(tenant, null).catch(() => undefined)
     if (!(time < realMs)) void Promise.resolve(this.options.onRewind(tenant, realMs)).catch(() => undefined)
     return null
   }
@@ -135,7 +128,7 @@ export class TenantClocks {
 
   /** Keeps the tenant's next clock (`kept`, over `clock`) and tells `onRewind` when its time went back. */
   private async keep(tenant: string, clock: KeptClock, kept: KeptClock | undefined, realMs: number): Promise<ClockView> {
-    await this.options.keeper.write(tenant, kept)
+    await this.options.store.keepClock(tenant, kept)
     const after = this.orStart(kept)
     const now = timeOf(after, realMs)
     if (now < timeOf(clock, realMs)) await this.options.onRewind(tenant, now)
@@ -144,9 +137,9 @@ export class TenantClocks {
 }
 
 /**
- * A tenant's time on its way from where the clocks are kept (Redis): `ms` once the clock is read,
+ * A tenant's time on its way from a shared store (Redis): `ms` once the tenant's value is synced,
  * and what makes it from the clock kept, so that an adapter keeping its own state beside the
- * clocks (the rate limit's buckets) can read the clock there, in its own trip, and find the same
+ * value (the rate limit's buckets) can read the clock there, in its own trip, and find the same
  * time: `timeOf(kept clock, or start, realMs)`.
  */
 export interface PendingTime {
@@ -155,40 +148,4 @@ export interface PendingTime {
   readonly realMs: number
   /** The clock of a tenant with none kept. */
   readonly start: KeptClock
-}
-
-/** The clocks in this process's memory; with `durable` (the --db store), each change is stored there too. */
-export class MemoryClockKeeper implements ClockKeeper {
-  private readonly clocks = new Map<string, KeptClock>()
-
-  constructor(private readonly durable?: DurableClocks) {
-    for (const [tenant, clock] of durable?.savedClocks() ?? []) this.clocks.set(tenant, clock)
-  }
-
-  read(tenant: string): KeptClock | undefined {
-    return this.clocks.get(tenant)
-  }
-
-  held(): Iterable<[string, KeptClock]> {
-    return [...this.clocks]
-  }
-
-  async write(tenant: string, clock: KeptClock | undefined): Promise<void> {
-    await this.durable?.keepClock(tenant, clock)
-    if (clock === undefined) this.clocks.delete(tenant)
-    else this.clocks.set(tenant, clock)
-  }
-
-  async clear(): Promise<void> {
-    await Promise.all([...this.clocks.keys()].map((tenant) => this.durable?.keepClock(tenant, undefined)))
-    this.clocks.clear()
-  }
-}
-
-/** Where the memory keeper makes its clocks durable, and reads them back at the start: the store (the --db file). */
-export interface DurableClocks {
-  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
-  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
-  /** The clocks kept by an earlier run, to be taken back into memory. */
-  savedClocks(): Iterable<[string, KeptClock]>
 }

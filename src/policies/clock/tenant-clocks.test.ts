@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MemoryClockKeeper, TenantClocks } from './tenant-clocks.ts'
+import { TenantClocks } from './tenant-clocks.ts'
+import { clocksInMemory } from '../../../test/helpers/clocks-in-memory.ts'
 
 const T0 = Date.parse('2025-03-01T12:00:00.000Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -8,7 +9,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 function clocksAt(start?: number) {
   let real = Date.parse('2026-11-26T10:00:00.000Z')
   const rewinds: [string, string][] = []
-  const clocks = new TenantClocks({ keeper: new MemoryClockKeeper(), start, realNow: () => real, onRewind: (tenant, now) => void rewinds.push([tenant, iso(now)]) })
+  const clocks = new TenantClocks({ store: clocksInMemory(), start, realNow: () => real, onRewind: (tenant, now) => void rewinds.push([tenant, iso(now)]) })
   return { clocks, rewinds, pass: (ms: number) => void (real += ms), real: () => real }
 }
 
@@ -69,14 +70,14 @@ describe('TenantClocks', () => {
 
   it('puts a clock kept out of the range back on real time, at load and on reading, and tells of it', async () => {
     const real = Date.parse('2026-11-26T10:00:00.000Z')
-    const keeper = new MemoryClockKeeper({ keepClock: async () => undefined, savedClocks: () => [['old', { at: 8.64e15, frozen: true, since: 0 }]] })
+    const store = clocksInMemory([['old', { at: 8.64e15, frozen: true, since: 0 }]])
     const told: string[] = []
-    const clocks = new TenantClocks({ keeper, start: undefined, realNow: () => real, onRewind: () => undefined, onOutOfRange: (tenant) => void told.push(tenant) })
+    const clocks = new TenantClocks({ store, start: undefined, realNow: () => real, onRewind: () => undefined, onOutOfRange: (tenant) => void told.push(tenant) })
     expect(told).toEqual(['old'])
     await new Promise((resolve) => setImmediate(resolve))
-    expect(keeper.read('old')).toBeNull()
+    expect(store.clockOf('old')).toBeNull()
     expect(await clocks.get('old')).toEqual({ now: iso(real), frozen: false })
-    await keeper.write('later', { at: Date.parse('9999-12-31T23:59:00.000Z'), frozen: false, since: real - 3_600_000 })
+    await store.keepClock('later', { at: Date.parse('9999-12-31T23:59:00.000Z'), frozen: false, since: real - 3_600_000 })
     expect(clocks.now('later')).toBe(real)
     expect(told).toEqual(['old', 'later'])
   })
