@@ -53,6 +53,12 @@ describe('spellings other than the canonical one', () => {
   it('a malformed escape in a parameter is a 400 ErrorDto, not a 500', async () => {
     const res = await request(server.url).get('/v2/subscribers/%E0%A4%A').set(freshTenant())
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ statusCode: 400, path: '/v2/subscribers/%E0%A4%A' })
+    expect(res.body).toMatchObject({ statusCode: 400, path: '/v2/subscribers/%E0%A4%A', message: "Failed to decode param '%E0%A4%A'" })
+  })
+
+  it('a HEAD is answered as its GET, without the body', async () => {
+    const res = await request(server.url).head(`/v2/subscribers/${ADA}`).set(freshTenant())
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
   })
 })
