@@ -10,7 +10,7 @@ import { Dispatcher } from '../core/dispatcher.ts'
 import { apiEntries } from '../core/operation-table.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
 import { mountFallbacks } from '../http/fallback-routes.ts'
-import { answerOnNode, nodeCallRequest, sendOutcome } from '../http/operation-route.ts'
+import { answerOnNode, newNodeCallRequest, nodeCallRequest, sendOutcome } from '../http/operation-route.ts'
 import { requestLog } from '../log/request-log.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
@@ -73,7 +73,7 @@ function nodeListener({ config, logger }: MockState, app: express.Express, dispa
     const query = url.indexOf('?')
     const path = query === -1 ? url : url.slice(0, query)
     const routed = dispatcher.route(req.method ?? '', path)
-    if (routed?.entry) return void answerOnNode(req, res, routed.entry, routed.params, corsHeaders)
+    if (routed?.entry) return void answerOnNode(req, res, routed.entry, routed.params, corsHeaders, newNodeCallRequest(req))
     for (const name in corsHeaders) res.setHeader(name, corsHeaders[name]!)
     if (config.proxy && !isAdminPath(path)) return void app(req, res)
     const call = nodeCallRequest(req)

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bodyLimitOf } from '../core/body-limit.ts'
-import type { CallRequest } from '../core/call-request.ts'
+import type { CallRequest, SentBody } from '../core/call-request.ts'
 import type { OperationEntry } from '../core/operation-table.ts'
 import { appendHeaders, type CallOutcome, type HeaderList } from '../core/sent-answer.ts'
 import type { CorsHeaders } from './cors.ts'
@@ -16,9 +16,9 @@ export type RouteRequest = IncomingMessage & { originalUrl?: string }
  * the core reads it, and the core's outcome written to the socket. `cors` (CORS's headers) go on
  * every answer of the call, in its one `writeHead`.
  */
-export async function answerOnNode(req: RouteRequest, res: ServerResponse, { operation, answer }: OperationEntry, params: Record<string, string>, cors?: CorsHeaders): Promise<void> {
+export async function answerOnNode(req: RouteRequest, res: ServerResponse, { operation, answer }: OperationEntry, params: Record<string, string>, cors?: CorsHeaders, request = nodeCallRequest(req)): Promise<void> {
   noteOperation(res, operation.operationId)
-  await sendOutcome(req, res, await answer(nodeCallRequest(req), params), cors)
+  await sendOutcome(req, res, await answer(request, params), cors)
 }
 
 /** The core's outcome written to the socket, or (a `drop`) the connection destroyed. */
@@ -44,23 +44,26 @@ const callRequests = new WeakMap<IncomingMessage, CallRequest>()
 
 /**
  * Node's request as the core reads it: its headers looked up in place, its body read only when
- * asked for, within the limit of its path (docs/behaviour.md §1.3). One per request, whoever asks:
- * its JSON body, once read before routing, is the one the operation reads.
+ * asked for, within the limit of its path (docs/behaviour.md §1.3), the path below the mock's mount
+ * point. One per request, whoever asks (the door, then express's control plane): its JSON body,
+ * once read before routing, is the one the operation reads.
  */
 export function nodeCallRequest(req: RouteRequest): CallRequest {
   let call = callRequests.get(req)
-  if (call === undefined) {
-    // The path below the mock's mount point, as it routes it.
-    const url = req.url ?? '/'
-    const query = url.indexOf('?')
-    call = new NodeCallRequest(req, bodyLimitOf(query === -1 ? url : url.slice(0, query)))
-    callRequests.set(req, call)
-  }
+  if (call === undefined) callRequests.set(req, (call = newNodeCallRequest(req)))
   return call
+}
+
+/** Node's request as the core reads it, for a request nothing else reads (the dispatcher's operations): none kept for it. */
+export const newNodeCallRequest = (req: RouteRequest): CallRequest => {
+  const url = req.url ?? '/'
+  const query = url.indexOf('?')
+  return new NodeCallRequest(req, bodyLimitOf(query === -1 ? url : url.slice(0, query)))
 }
 
 /** One object per call, its methods shared: closures made for every call were as many objects again. */
 class NodeCallRequest implements CallRequest {
+  jsonRead: Promise<SentBody | undefined> | undefined = undefined
   readonly method: string
   readonly url: string
   readonly rawHeaders: readonly string[]

@@ -21,6 +21,7 @@ export async function fetchCallRequest(request: Request, url: string, bodyLimit:
       return [...request.headers].flat()
     },
     hasBody: sent !== undefined && sent.byteLength > 0,
+    jsonRead: undefined,
     bytes: async () => {
       const bytes = await decoded(request.headers.get('content-encoding'), sent ?? new Uint8Array())
       if (bytes.byteLength > bodyLimit) throw payloadTooLarge()
