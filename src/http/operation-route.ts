@@ -18,11 +18,11 @@ export type RouteRequest = IncomingMessage & { originalUrl?: string }
  */
 export async function answerOnNode(req: RouteRequest, res: ServerResponse, { operation, answer }: OperationEntry, params: Record<string, string>, cors?: CorsHeaders, request = nodeCallRequest(req)): Promise<void> {
   noteOperation(res, operation.operationId)
-  await sendOutcome(req, res, await answer(request, params), cors)
+  return sendOutcome(req, res, await answer(request, params), cors)
 }
 
-/** The core's outcome written to the socket, or (a `drop`) the connection destroyed. */
-export async function sendOutcome(req: RouteRequest, res: ServerResponse, outcome: CallOutcome, cors?: CorsHeaders): Promise<void> {
+/** The core's outcome written to the socket, or (a `drop`) the connection destroyed; awaited only when it goes out in chunks. */
+export function sendOutcome(req: RouteRequest, res: ServerResponse, outcome: CallOutcome, cors?: CorsHeaders): void | Promise<void> {
   if (outcome === 'drop') return void req.socket.destroy()
   if (outcome.note !== undefined) noteCall(res, outcome.note)
   let head: HeaderList = outcome.head
@@ -31,11 +31,11 @@ export async function sendOutcome(req: RouteRequest, res: ServerResponse, outcom
     appendHeaders(head, cors)
     head.push(...outcome.head)
   }
+  // The connection went before the answer could be written: nothing left to tell the client.
+  if (outcome.chunks) return sendJsonChunks(res, outcome.status, head, outcome.chunks).catch(() => void res.destroy())
   try {
-    if (outcome.chunks) await sendJsonChunks(res, outcome.status, head, outcome.chunks)
-    else sendJsonText(res, outcome.status, head, outcome.text)
+    sendJsonText(res, outcome.status, head, outcome.text)
   } catch {
-    // The connection went before the answer could be written: nothing left to tell the client.
     res.destroy()
   }
 }
