@@ -39,7 +39,8 @@ end
  * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (the staged rows for
  * `replaceStaged`, or any key of the tenant). ARGV: version held, log length, change type (or
  * `replaceStaged`), change JSON, snapshot name, createdAt, seed JSON (for `replaceStaged`: the
- * number of fields staged; for `clock`: the clock's JSON, '' for none), then per row: field, seq, record JSON (PUT_ROW).
+ * number of fields staged; for `clock`: the clock's JSON, '' for none), then per row: field,
+ * seq, record JSON (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
