@@ -23,10 +23,11 @@ import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { request } from 'node:http'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { cpuMs, HEADERS, NOVU_MOCK, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, HEADERS, NOVU_MOCK, PINNED, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 import { writeResults } from './lib/results.ts'
+import { answerSizes, ceilingDef } from './lib/ceiling.ts'
 import { sdkKey } from './lib/sdk-request.ts'
 
 const argv = process.argv.slice(2)
@@ -172,11 +173,6 @@ const prismDef = (name: string, extra: string[]): ServerDef => ({
   command: (port) => [node, realpathSync(PRISM_BIN), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', ...extra],
   ready: anyAnswer,
 })
-const ceilingDef = (sizes: Record<string, { status: number; bytes: number }>): ServerDef => ({
-  name: 'node:http',
-  command: (port) => tsxServer('bench/servers/ceiling.ts', String(port), JSON.stringify(sizes)),
-  ready: anyAnswer,
-})
 const NAIVE: ServerDef = { name: 'express+ajv', command: (port) => tsxServer('bench/servers/naive-express.ts', String(port)), ready: anyAnswer }
 
 // ------------------------------------------------------------------------------ run
@@ -192,15 +188,8 @@ console.log(
     `${PINNED ? 'server on core 0, load generator on core 1 (taskset)' : 'not pinned (no taskset or < 2 cores)'}`,
 )
 
-// Size and status of novu-mock's answers, for the ceiling; also checks every request succeeds.
-const probeRun = await start(NOVU)
-const sizes: Record<string, { status: number; bytes: number }> = {}
-for (const op of OPERATIONS) {
-  const answer = await probe(probeRun.port, op.method, op.path(0), op.body?.(0))
-  if (!answer || answer.status >= 300) throw new Error(`novu-mock ${op.name}: ${answer?.status} ${answer?.body.toString().slice(0, 500)}`)
-  sizes[`${op.method} ${op.prefix}`] = { status: answer.status, bytes: answer.body.length }
-}
-await stop(probeRun)
+// Size and status of novu-mock's answers, for the ceiling.
+const sizes = await answerSizes(NOVU)
 
 const prismSkipped = ensurePrism()
 if (prismSkipped) console.log(`Prism columns skipped: ${prismSkipped}`)
