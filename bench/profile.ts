@@ -8,10 +8,6 @@
  *   npm run bench:profile
  *   npm run bench:profile -- getSubscriber markMessagesAs   # only these operations
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:profile       # keep the .cpuprofile files there
-  command: (port) => [
-    process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1', '--log-level', LOG_LEVEL,
-    ...(redis ? ['--redis', redis.url] : []),
-  ],
  *
  * The .cpuprofile files open in Chrome's DevTools (Performance, "Load profile") as flame charts.
  */
@@ -73,8 +69,9 @@ for (const op of OPERATIONS.filter(({ name }) => only.length === 0 || only.inclu
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))
   if (!file) throw new Error(`no profile written in ${dir}`)
   const { total, costs } = selfTimes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile)
-  console.log(`== ${op.name}: ${Math.round(result['2xx'] / result.duration)} answers/s, busy ${(total / 1e6).toFixed(2)} s`)
-  for (const [name, time] of costs.slice(0, TOP)) console.log(`  ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`)
+  const answers = result['2xx']
+  console.log(`== ${op.name}: ${Math.round(answers / result.duration)} answers/s, busy ${(total / 1e6).toFixed(2)} s, ${(total / answers).toFixed(1)} µs an answer`)
+  for (const [name, time] of costs.slice(0, TOP)) console.log(`  ${((100 * time) / total).toFixed(1).padStart(5)}%  ${(time / answers).toFixed(2).padStart(6)} µs  ${name}`)
 }
 await redis?.stop()
 console.log(`\nprofiles in ${DIR}`)
