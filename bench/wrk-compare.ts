@@ -14,11 +14,10 @@
  *   BENCH_DURATION=5 BENCH_WARMUP=2 BENCH_ROUNDS=3 npm run bench
  */
 import autocannon from 'autocannon'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { answerSizes, ceilingDef } from './lib/ceiling.ts'
 import { OPERATIONS, requestOf, type Operation } from './lib/operations.ts'
-import { cpuMs, NOVU_MOCK, PINNED, ROOT, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, logFileOf, NOVU_MOCK, PINNED, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 import { findWrk, runWrk, wrkScript } from './lib/wrk.ts'
 
@@ -39,8 +38,6 @@ if (!wrk) {
   process.exit(2)
 }
 
-const LOGS = join(ROOT, 'bench/results/logs')
-mkdirSync(LOGS, { recursive: true })
 const operations = OPERATIONS.filter(({ name }) => only.length === 0 || only.includes(name))
 const OLD: ServerDef | undefined = BUILD ? { ...NOVU_MOCK, name: 'novu-mock old', command: (port) => [process.execPath, join(BUILD, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'] } : undefined
 const CEILING = ceilingDef(await answerSizes(NOVU_MOCK))
@@ -64,7 +61,7 @@ interface Reading {
 }
 
 const running = new Map<ServerDef, Running>()
-for (const def of defs) running.set(def, await start(def, { logFile: join(LOGS, `${def.name.replace(/\W+/g, '-')}.log`) }))
+for (const def of defs) running.set(def, await start(def, { logFile: logFileOf(def.name) }))
 
 async function autocannonReading(port: number, op: Operation, connections: number, seconds: number) {
   const before = process.cpuUsage()
@@ -142,8 +139,16 @@ for (const op of operations) {
     )
   }
 }
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const cpuUsOf = (server: string, op: string) => median(readings.filter((r) => r.server === server && r.tool === 'wrk' && r.operation === op && r.round > 0 && r.connections === CONNECTIONS).map((r) => r.serverCpuUsPerAnswer))
+console.log(`\nthe server's CPU an answer (µs, median of the rounds), and node:http's over novu-mock's: the ratio with a core to itself (on a busy machine, steadier than req/s)`)
+for (const op of operations) {
+  for (const def of defs.filter((d) => d !== CEILING)) {
+    console.log(`  ${op.name.padEnd(28)} ${def.name.padEnd(14)} ${fmt(cpuUsOf(def.name, op.name), 1).padStart(6)} µs   node:http ${fmt(cpuUsOf(CEILING.name, op.name), 1).padStart(6)} µs   ${(cpuUsOf(CEILING.name, op.name) / cpuUsOf(def.name, op.name)).toFixed(2)}x`)
+  }
+}
 if (AUTOCANNON) {
-  console.log('\nautocannon over wrk, same server, same round (mean of the rounds)')
+  console.log('\nautocannon over wrk, same server, same round (mean of the rounds; within 0.85-1.15 they agree)')
   for (const op of operations) {
     console.log(`  ${op.name.padEnd(28)} ${defs.map((def) => `${def.name} ${mean(rounds.map((round) => rpsOf(def.name, 'autocannon', op.name, round) / rpsOf(def.name, 'wrk', op.name, round))).toFixed(2)}x`).join('   ')}`)
   }
@@ -166,4 +171,4 @@ if (OLD) {
 }
 for (const server of running.values()) await stop(server)
 const file = writeResults({ date: new Date().toISOString(), config: { durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, connections: CONNECTIONS, pinned: PINNED, build: BUILD ?? null, node: process.version }, readings, startupMs }, '-wrk')
-console.log(`\nraw results: ${file}; the servers' logs in ${LOGS}`)
+console.log(`\nraw results: ${file}; the servers' logs in ${logFileOf('').replace(/-?\.log$/, '')}`)

@@ -3,7 +3,7 @@
  * generator, to core 1) where taskset exists, started on a free port, probed until ready.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { cpus } from 'node:os'
@@ -39,6 +39,13 @@ export async function onEveryCore<T>(spawning: () => Promise<T>): Promise<T> {
   } finally {
     pinSelf('1')
   }
+}
+
+/** A server's log file under bench/results/logs/, as a user redirects the log: `2> file`. */
+export function logFileOf(name: string): string {
+  const dir = join(ROOT, 'bench/results/logs')
+  mkdirSync(dir, { recursive: true })
+  return join(dir, `${name.replace(/\W+/g, '-')}.log`)
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -114,7 +121,7 @@ export interface ServerDef {
 
 /**
  * novu-mock as built (npm run build), with default flags: log level info and strict response
- * validation. Its request log goes to stderr, kept only as the last lines for a failure.
+ * validation. Its request log goes to stderr: started with `logFile`, to a file.
  */
 export const NOVU_MOCK: ServerDef = {
   name: 'novu-mock',
