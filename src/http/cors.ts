@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse } from 'node:url'
 import cors from 'cors'
-import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
+import { Lru } from '../lib/lru.ts'
 
 /** Origins a browser page may call from: any (`*`), these, or none (CORS off). */
 export type CorsOrigins = '*' | 'none' | readonly string[]
@@ -47,10 +47,10 @@ export function corsPolicy(origins: CorsOrigins): CorsPolicy | undefined {
     optionsSuccessStatus: 204,
   })
   // An origin is a scheme, a host and a port: a longer one is no browser's, and is not kept.
-  const remembered = new ClientKeyedCache<CorsHeaders>(MAX_REMEMBERED_ORIGINS, 256)
+  const remembered = new Lru<CorsHeaders>(MAX_REMEMBERED_ORIGINS, { longestKey: 256 })
   return {
     preflight: (req, res) => middleware(req, res, () => {}),
-    headersFor: (origin) => remembered.get(origin, () => headersOf(middleware, origin)),
+    headersFor: (origin) => remembered.remember(origin, () => headersOf(middleware, origin)),
   }
 }
 

@@ -3,7 +3,7 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import { ApiError } from '../answer/api-error.ts'
 import { errorBody } from '../answer/error-body.ts'
 import { sendJson } from './respond.ts'
-import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
+import { Lru } from '../lib/lru.ts'
 
 /** Host headers whose verdict is kept, and the longest kept (a name of 253 and a port). */
 const HOSTS_KEPT = 256
@@ -48,8 +48,8 @@ export function hostPolicy(bindHost: string, allowed: AllowedHosts | undefined):
     return isLoopbackName(name) || names.some((given) => name === given || (given.startsWith('.') && (name.endsWith(given) || name === given.slice(1))))
   }
   // Parsing an address is the dearest step of a call that does little else: each Host's verdict is kept.
-  const verdicts = new ClientKeyedCache<boolean>(HOSTS_KEPT, LONGEST_HOST)
-  return (host) => verdicts.get(host, allows)
+  const verdicts = new Lru<boolean>(HOSTS_KEPT, { longestKey: LONGEST_HOST })
+  return (host) => verdicts.remember(host, allows)
 }
 
 /**

@@ -29,6 +29,14 @@ describe('RequestJournal bounds', () => {
     expect(journal.list('tenant-99')).toHaveLength(0)
   })
 
+  it('keeps the journals of at most 10,000 tenants, the one that called least recently going first', () => {
+    const journal = new RequestJournal(1000)
+    for (let tenant = 0; tenant <= 10_000; tenant++) journal.record(`tenant-${tenant}`, call({}))
+    expect(journal.list('tenant-0')).toHaveLength(0)
+    expect(journal.list('tenant-1')).toHaveLength(1)
+    expect(journal.list('tenant-10000')).toHaveLength(1)
+  })
+
   it('counts a body as V8 holds it: two bytes a character past Latin-1', () => {
     const latin = new RequestJournal(1000, 100, 100_000)
     const wide = new RequestJournal(1000, 100, 100_000)

@@ -1,6 +1,6 @@
 import { createMockServer } from '../app/create-mock-server.ts'
 import { serverConfigOf } from './server-options.ts'
-import { tenantOf } from './tenant.ts'
+import { tenantOf } from './tenant-client.ts'
 import type { MockServer, MockServerOptions } from './types.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from './logger.ts'
-import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
+import { Lru } from '../lib/lru.ts'
 
 /** A property of the response rather than a WeakMap entry, which costs every request about 1 µs more. */
 const OPERATION_ID = Symbol('operationId')
@@ -30,8 +30,8 @@ export const hashOfKey = (key: string): string => tenantHash(`ApiKey ${key}`)
  */
 export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
   // Bounded like every cache here, in count and in the length of the header kept.
-  const tenantHashes = new ClientKeyedCache<string>(10_000, 256)
-  const tenantOf = (auth: string) => tenantHashes.get(auth, () => tenantHash(auth))
+  const tenantHashes = new Lru<string>(10_000, { longestKey: 256 })
+  const tenantOf = (auth: string) => tenantHashes.remember(auth, () => tenantHash(auth))
   return (req, res) => {
     if (!logger.enabled('info')) return
     const started = performance.now()

@@ -1,6 +1,6 @@
 import type { Logger } from './logger.ts'
 import { hashOfKey } from './request-log.ts'
-import { RecencyMap } from '../lib/recency-map.ts'
+import { Lru } from '../lib/lru.ts'
 
 /** The answers the official SDK retries by default, with backoff, for up to an hour. */
 const RETRIED: ReadonlySet<number> = new Set([429, 503])
@@ -22,9 +22,9 @@ export const RETRY_HINT =
  */
 export class RetryHint {
   /** By key and call, the times (ms) of its recent 503 and 429 answers. */
-  private readonly answers = new RecencyMap<number[]>()
+  private readonly answers = new Lru<number[]>(MAX_KEPT)
   /** By key, when it was last warned of. */
-  private readonly warned = new RecencyMap<number>()
+  private readonly warned = new Lru<number>(MAX_KEPT)
 
   constructor(
     private readonly logger: Logger,
@@ -35,21 +35,14 @@ export class RetryHint {
   answered(key: string, call: string, status: number): void {
     if (!RETRIED.has(status) || !this.logger.enabled('warn')) return
     const at = this.now()
-    const times = this.answers.touch(`${key}\0${call}`, () => [])
+    const times = this.answers.remember(`${key}\0${call}`, () => [])
     times.push(at)
     while (times[0]! <= at - WINDOW_MS) times.shift()
     if (times.length > MORE_THAN + 1) times.shift() // only "more than five" is asked: the rest need not be kept
-    bound(this.answers)
     if (times.length <= MORE_THAN) return
     const last = this.warned.get(key)
     if (last !== undefined && at - last < QUIET_MS) return
-    this.warned.delete(key) // moved to the most recent end
     this.warned.set(key, at)
-    bound(this.warned)
     this.logger.warn(`a client repeats ${call}, answered ${status} more than ${MORE_THAN} times within ${WINDOW_MS / 1000} s: ${RETRY_HINT}`, { tenant: hashOfKey(key), call, status })
   }
-}
-
-function bound(map: Map<string, unknown>): void {
-  if (map.size > MAX_KEPT) map.delete(map.keys().next().value!)
 }

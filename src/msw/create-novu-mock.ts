@@ -1,7 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { createState, warmInBackground } from '../app/create-state.ts'
 import { serverConfigOf } from '../library/server-options.ts'
-import { tenantOf } from '../library/tenant.ts'
+import { tenantOf } from '../library/tenant-client.ts'
 import type { MockServerOptions, Tenant } from '../library/types.ts'
 import { UsageError } from '../options/usage-error.ts'
 import { mswDoor } from './msw-door.ts'

@@ -1,6 +1,7 @@
 import type { components } from '../contract/generated/openapi-types.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../store/records.ts'
 import type { TenantIds } from './tenant.ts'
+import { Lru } from '../lib/lru.ts'
 
 type Schemas = components['schemas']
 
@@ -50,9 +51,9 @@ export interface ShownConnection {
   readonly text: string
 }
 
-/** Connections shown lately; forgotten wholesale when full, so the memory is bounded whatever is listed. */
+/** Connections shown lately, the least recently shown forgotten first, so the memory is bounded whatever is listed. */
 const SHOWN_KEPT = 10_000
-const shown = new Map<StoredChannelConnection, ShownConnection>()
+const shown = new Lru<ShownConnection, StoredChannelConnection>(SHOWN_KEPT)
 
 /**
  * `presentConnection` and its JSON, made once per stored version of a connection: a stored record
@@ -60,14 +61,12 @@ const shown = new Map<StoredChannelConnection, ShownConnection>()
  * a list call's work, and the same connections are listed again and again.
  */
 export function shownConnection(record: StoredChannelConnection): ShownConnection {
-  let entry = shown.get(record)
-  if (entry === undefined) {
-    const value = presentConnection(record)
-    entry = { value, text: JSON.stringify(value) }
-    if (shown.size >= SHOWN_KEPT) shown.clear()
-    shown.set(record, entry)
-  }
-  return entry
+  return shown.remember(record, showOf)
+}
+
+function showOf(record: StoredChannelConnection): ShownConnection {
+  const value = presentConnection(record)
+  return { value, text: JSON.stringify(value) }
 }
 
 /**

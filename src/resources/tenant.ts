@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ClientKeyedCache } from '../lib/client-keyed-cache.ts'
+import { Lru } from '../lib/lru.ts'
 
 /** Whose data a request sees: the API key names the tenant, and its ids derive from the key. */
 export interface TenantIds {
@@ -9,10 +9,10 @@ export interface TenantIds {
 }
 
 /** Keys seen recently, so a request does not hash its key twice; bounded like every cache here, in count and key length. */
-const known = new ClientKeyedCache<TenantIds>(10_000, 256)
+const known = new Lru<TenantIds>(10_000, { longestKey: 256 })
 
 export function tenantFor(key: string): TenantIds {
-  return known.get(key, tenantOfKey)
+  return known.remember(key, tenantOfKey)
 }
 
 const tenantOfKey = (key: string): TenantIds => ({ key, organizationId: idFrom('organization', key), environmentId: idFrom('environment', key) })

@@ -13,7 +13,7 @@ export class SeenVersions {
   private readonly seen = new Map<string, string>()
 
   note(tenant: string, version: string): void {
-    // Set again without delete: the tenant calling again and again is not moved, as RecencyMap does.
+    // Set again without delete: the tenant calling again and again is not moved.
     if (!this.seen.has(tenant) && this.seen.size >= MAX_SEEN) this.seen.delete(this.seen.keys().next().value!)
     this.seen.set(tenant, version)
   }

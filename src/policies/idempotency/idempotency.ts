@@ -1,4 +1,4 @@
-import { RecencyMap } from '../../lib/recency-map.ts'
+import { Lru } from '../../lib/lru.ts'
 import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
 import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
@@ -25,14 +25,17 @@ interface OpenRecord extends Recording {
 
 export type { KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
 
+/** Tenants whose records are kept at most, as every cache here is bounded in count: the least recent goes first. */
+const MAX_TENANTS_KEPT = 10_000
+
 /**
- * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped) and in bytes
- * over all tenants, so that neither many keys nor many tenants (store evictions included) grow
- * the memory without bound.
+ * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped), in tenants
+ * and in bytes over all tenants, so that neither many keys nor many tenants (store evictions
+ * included) grow the memory without bound.
  */
 export class IdempotencyRecords implements IdempotencyPort {
-  /** Tenants in the order they last recorded a key, least recent first. */
-  private readonly tenants = new RecencyMap<KeyRecords>()
+  /** Tenants in the order they last recorded a key, least recent first; records that leave give their bytes back. */
+  private readonly tenants = new Lru<KeyRecords>(MAX_TENANTS_KEPT, { dispose: dropAll })
   /** Counted by every tenant's records. */
   private readonly held: ByteCount = { bytes: 0 }
   private readonly newRecords: () => KeyRecords
@@ -53,7 +56,7 @@ export class IdempotencyRecords implements IdempotencyPort {
 
   begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
     checkKeyLength(key)
-    const records = this.tenants.touch(tenant, this.newRecords)
+    const records = this.tenants.remember(tenant, this.newRecords)
     const { method, path } = request
     const body = bodyPrint(request.body)
     const existing = records.find(key)
@@ -101,12 +104,12 @@ export class IdempotencyRecords implements IdempotencyPort {
   }
 
   restamp(tenant: string, now: number): void {
-    this.tenants.get(tenant)?.restamp(now + RETENTION_MS)
+    this.tenants.peek(tenant)?.restamp(now + RETENTION_MS)
   }
 
   /** Takes back a record kept by an earlier run; whether it has expired is the tenant's clock's to say, when its key comes again. */
   private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
-    const records = this.tenants.touch(tenant, this.newRecords)
+    const records = this.tenants.remember(tenant, this.newRecords)
     const existing = records.find(key)
     if (existing !== 0) records.remove(existing)
     const id = records.open(key, method, path, print, expiresAt)
@@ -119,24 +122,28 @@ export class IdempotencyRecords implements IdempotencyPort {
     const { tenant, records, id } = recording as OpenRecord
     records.remove(id)
     // A tenant's records are dropped from the map only once empty, so records still holding ids are the map's.
-    if (records.size === 0 && this.tenants.get(tenant) === records) this.tenants.delete(tenant)
+    if (records.size === 0 && this.tenants.peek(tenant) === records) this.tenants.delete(tenant)
   }
 
   forget(tenant: string): void {
-    const records = this.tenants.get(tenant)
-    if (!records) return
-    while (records.size > 0) records.dropOldest()
     this.tenants.delete(tenant)
   }
 
   /** Drops the oldest records of the least recent tenants; record `id` of `keep`, just written, stays. */
   private keepWithinBytes(keep: KeyRecords, id: number): void {
     if (this.held.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
-    for (const [tenant, records] of this.tenants) {
-      if (this.held.bytes <= this.limits.maxBytes) return
+    const emptied: string[] = []
+    for (const [tenant, records] of this.tenants.leastRecentFirst()) {
+      if (this.held.bytes <= this.limits.maxBytes) break
       const except = records === keep ? id : 0
       while (this.held.bytes > this.limits.maxBytes && records.size > (except === 0 ? 0 : 1)) records.dropOldest(except)
-      if (records.size === 0) this.tenants.delete(tenant)
+      if (records.size === 0) emptied.push(tenant)
     }
+    for (const tenant of emptied) this.tenants.delete(tenant)
   }
+}
+
+/** Gives a tenant's records' bytes back as they leave the map. */
+function dropAll(records: KeyRecords): void {
+  while (records.size > 0) records.dropOldest()
 }

@@ -1,5 +1,5 @@
 import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
-import { RecencyMap } from '../../lib/recency-map.ts'
+import { Lru } from '../../lib/lru.ts'
 import { ApiError } from '../../answer/api-error.ts'
 import type { PendingTime } from '../../clock/tenant-clocks.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
@@ -76,8 +76,7 @@ export class BucketRules {
 
 /** A token bucket per tenant, in this process's memory, always counted so the `RateLimit-*` headers tell the truth. */
 export class RateLimiter implements RateLimitPort {
-  /** Least recently called first; the tenant calling again and again is not moved. */
-  private readonly buckets = new RecencyMap<Bucket>()
+  private readonly buckets = new Lru<Bucket>(MAX_BUCKETS)
   private readonly rules: BucketRules
 
   constructor(rate: RateLimit, enforce: boolean) {
@@ -101,10 +100,9 @@ export class RateLimiter implements RateLimitPort {
 
   private refilled(tenant: string, now: number): Bucket {
     const { burst, perSecond } = this.rules
-    const bucket = this.buckets.touch(tenant, () => ({ tokens: burst, updatedAt: now }))
+    const bucket = this.buckets.remember(tenant, () => ({ tokens: burst, updatedAt: now }))
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond)
     bucket.updatedAt = now
-    if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!)
     return bucket
   }
 }
