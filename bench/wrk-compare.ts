@@ -141,7 +141,7 @@ for (const op of operations) {
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const cpuUsOf = (server: string, op: string) => median(readings.filter((r) => r.server === server && r.tool === 'wrk' && r.operation === op && r.round > 0 && r.connections === CONNECTIONS).map((r) => r.serverCpuUsPerAnswer))
-console.log(`\nthe server's CPU an answer (µs, median of the rounds), and node:http's over novu-mock's: the ratio with a core to itself (on a busy machine, steadier than req/s)`)
+console.log(`\nthe server's CPU an answer (µs, median of the rounds), and node:http's over novu-mock's: an estimate of the ratio with a core to itself`)
 for (const op of operations) {
   for (const def of defs.filter((d) => d !== CEILING)) {
     console.log(`  ${op.name.padEnd(28)} ${def.name.padEnd(14)} ${fmt(cpuUsOf(def.name, op.name), 1).padStart(6)} µs   node:http ${fmt(cpuUsOf(CEILING.name, op.name), 1).padStart(6)} µs   ${(cpuUsOf(CEILING.name, op.name) / cpuUsOf(def.name, op.name)).toFixed(2)}x`)
