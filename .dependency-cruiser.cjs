@@ -7,6 +7,8 @@ const LAYERS = [
   ['cli', 'library', 'build'],
   ['options'],
   ['app'],
+  // The Redis room: the connection, the key names, and every adapter that keeps state in Redis.
+  ['redis'],
   ['admin', 'web', 'proxy'],
   ['verify', 'pact'],
   ['http'],
@@ -16,7 +18,6 @@ const LAYERS = [
   ['journal'],
   ['seed'],
   ['store'],
-  ['redis'],
   ['clock'],
   ['contract'],
   ['answer'],
@@ -44,6 +45,13 @@ module.exports = {
       to: {},
     },
     ...upward,
+    {
+      name: 'redis-keys-in-the-redis-room',
+      comment: 'every Redis key is named in src/redis/redis-keys.ts, which only the Redis room (src/redis) imports',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/redis/' },
+      to: { path: '^src/redis/redis-keys\\.ts$' },
+    },
     {
       name: 'core-free-of-the-transport',
       comment: 'src/core answers a request of either door (node, msw): it imports neither node:http, nor express, nor the node door (src/http)',

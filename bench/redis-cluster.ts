@@ -9,7 +9,7 @@
  *   writes sent one after the other (cluster-node-timeout 2 s).
  * It starts its own redis-server processes (Debian's) on free ports.
  */
-import { tenantKeyBase } from '../src/redis/redis-connection.ts'
+import { tenantKeyBase } from '../src/redis/redis-keys.ts'
 import { startRedisCluster, type RedisCluster } from '../test/helpers/redis-cluster.ts'
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS } from './lib/operations.ts'

@@ -54,13 +54,13 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  */
 export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
   const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
-  const { openRedisOn } = await import('../store/redis/redis-backend.ts')
-  const { RedisIdempotency } = await import('../policies/idempotency/redis-idempotency.ts')
-  const { RedisFaultRules } = await import('../policies/faults/redis-fault-rules.ts')
-  const { RedisRateLimiter } = await import('../policies/rate-limit/redis-rate-limiter.ts')
+  const { openRedisOn } = await import('../redis/redis-backend.ts')
+  const { RedisIdempotency } = await import('../redis/redis-idempotency.ts')
+  const { RedisFaultRules } = await import('../redis/redis-fault-rules.ts')
+  const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
   const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
-  const { RedisJournal } = await import('../journal/redis-journal.ts')
-  const { RedisClockKeeper } = await import('../store/redis/redis-clocks.ts')
+  const { RedisJournal } = await import('../redis/redis-journal.ts')
+  const { RedisClockKeeper } = await import('../redis/redis-clocks.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })

@@ -185,8 +185,10 @@ export class MemoryClockKeeper implements ClockKeeper {
   }
 }
 
-/** Where the memory keeper stores its clocks durably, and reads them back at the start: the store, with --db. */
+/** Where the memory keeper makes its clocks durable, and reads them back at the start: the store (the --db file). */
 export interface DurableClocks {
+  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
   keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
+  /** The clocks kept by an earlier run, to be taken back into memory. */
   savedClocks(): Iterable<[string, KeptClock]>
 }

@@ -11,15 +11,6 @@ const isCluster = (client: RedisClient): client is Cluster => client.isCluster
 
 export const modeOf = (client: RedisClient): RedisMode => (isCluster(client) ? 'redis-cluster' : 'redis')
 
-/** Every key novu-mock writes starts with this. */
-export const KEY_PREFIX = 'novu-mock'
-
-/**
- * The start of a tenant's keys. Every key of one tenant carries the tenant's hash tag, so a
- * script touching several of them runs on one node of a cluster.
- */
-export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
-
 /** Redis cannot be reached at the start: the start stops with this one-line message. */
 export class RedisUnreachable extends Error {
   constructor(message: string) {

@@ -25,7 +25,8 @@ const heldOf = new WeakMap<RedisClient, Held>()
  * wakes Redis. A command's reply is what its sender waits for, so holding it back to the end of
  * the turn changes no answer; a command that is not waited for but must reach Redis before the
  * call is answered (the journal's entry) asks for `flushBeforeAnswer`. On a cluster each node's
- * connection is held back on its own, so the commands of one node leave together.
+ * connection is held back on its own, so the commands of one node leave together. ioredis's
+ * `enableAutoPipelining` does not leave a moment for `beforeTurnWrite` (docs/decisions.md).
  */
 export function writeInTurns(client: RedisClient): void {
   const held: Held = { sockets: new Set(), senders: [], answerSenders: [], atTurnEnd: false, soon: false }

@@ -1,20 +1,20 @@
-import { inSlices } from '../lib/slices.ts'
-import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
 import type { TenantState } from './records.ts'
 import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
-import { VersionConflict } from './redis/shared-tenants.ts'
+import { VersionConflict } from './shared/shared-tenants.ts'
 import type { SeedSpec, StateCounts, Store } from './store.ts'
-import { forgetOldSeeds, keepLast, LargerThanBudget, memoryBudget, type BudgetParts } from './memory-budget.ts'
-import { averagesOf, stateBytesSteps, withBytes } from './memory/held-bytes.ts'
+import { forgetOldSeeds, keepLast, memoryBudget, type BudgetParts } from './memory-budget.ts'
+import { averagesOf, withBytes } from './memory/held-bytes.ts'
 import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
 import { TenantMemory } from './memory/tenant-memory.ts'
 import { snapshotMethods } from './snapshot-methods.ts'
+import { importStateMethod } from './import-state.ts'
 import { keptRecords } from './kept-records.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
 import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
 import { localSource } from './memory/local-source.ts'
-import { sharedSource } from './redis/shared-source.ts'
+import { sharedSource } from './shared/shared-source.ts'
+import { tenantQueues } from './tenant-queues.ts'
 
 export interface LowdbStoreOptions {
   /** The seeded records every tenant starts from (and returns to on reset). */
@@ -40,7 +40,7 @@ export interface LowdbStoreOptions {
  * The store port on lowdb's Low<StoreData> in memory (tenant-memory.ts): the read path, with no
  * I/O. The local store and the shared store are this one store over two sources of its tenants,
  * chosen here once: the local one (memory/local-source.ts: in memory alone, or each change stored
- * first in a file this process holds), or the shared one (redis/shared-source.ts: memory a cache
+ * first in a file this process holds), or the shared one (shared/shared-source.ts: memory a cache
  * of the tenants several processes share, brought up to date before each use).
  */
 export async function createLowdbStore(options: LowdbStoreOptions): Promise<Store> {
@@ -55,19 +55,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const budget = options.memoryBudget ?? Number.POSITIVE_INFINITY
   const { registry, seedSpecs, shared } = memory
   const saved = backend ? await backend.load() : NOTHING_SAVED
-  const queues = new Map<string, Promise<unknown>>()
-
-  /** Runs `task` after every earlier task of this tenant has settled; once they all have, the tenant's turn is free (`idle`). */
-  const serialized = <T>(tenant: string, task: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(tenant) ?? Promise.resolve()).then(task)
-    const turn: Promise<void> = run.then(free, free)
-    function free(): void {
-      if (queues.get(tenant) === turn) queues.delete(tenant)
-    }
-    queues.set(tenant, turn)
-    return run
-  }
-  const idle = (tenant: string): boolean => !queues.has(tenant)
+  const queues = tenantQueues()
+  const { serialized, idle } = queues
   const nextSeq = ((last) => () => ++last)(saved.maxSeq)
   const source = sourceOf({ memory, saved, serialized, idle, nextSeq, room: (tenant, next) => budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'Change') })
   const { current, write: persist, peek: stored } = source
@@ -89,7 +78,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const release = (tenant: string, deleted: boolean): void => {
     registry.remove(tenant)
     memory.drop(tenant)
-    queues.delete(tenant)
+    queues.forget(tenant)
     calledAt.delete(tenant)
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
@@ -132,7 +121,9 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
-  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: (tenant, bytes, what) => budgeted.makeRoom(tenant, bytes, what) })
+  const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: budgeted.makeRoom })
+
+  const importState = importStateMethod({ memory, holdForChange, changing, persist, budget, nextSeq, room: budgeted.makeRoom })
 
   const store: Store = {
     open(tenant) {
@@ -168,21 +159,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
       return reading(tenant, stateFromTenantData)
     },
 
-    async importState(tenant, state) {
-      // Measured before anything is made of it: a state larger than the whole budget is refused at once.
-      const bytes = await inSlices(stateBytesSteps(state))
-      if (bytes > budget) throw new LargerThanBudget('State', bytes, budget)
-      await holdForChange(tenant)
-      return changing(tenant, async () => {
-        const seed = await memory.seedOf(tenant)
-        // In slices: a large state leaves the other tenants' calls answered meanwhile.
-        const rows = await inSlices(rowsOfState(seed, state, nextSeq))
-        const next = await inSlices(overlaidSteps(seed, rows))
-        budgeted.makeRoom(tenant, memory.growthIf(tenant, { data: next }), 'State')
-        await persist({ type: 'replace', tenant, rows })
-        memory.apply(tenant, next)
-      })
-    },
+    importState,
 
     async createTenant(tenant, spec) {
       const exists = () => registry.has(tenant) || seedSpecs.has(tenant)
@@ -261,7 +238,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
     async close() {
       clearInterval(sweeping)
-      await Promise.all([...queues.values()])
+      await queues.settled()
       await backend?.close()
     },
   }

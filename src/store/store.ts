@@ -1,4 +1,6 @@
-import type { KeptClock } from '../clock/clock-setting.ts'
+import type { DurableClocks } from '../clock/tenant-clocks.ts'
+import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
+import type { SeedSpec } from './seed-spec.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -26,37 +28,7 @@ export interface TenantView {
   connectionByIdentifier(identifier: string): StoredChannelConnection | undefined
 }
 
-export type ConnectionOrder = 'createdAt' | 'updatedAt'
-
-/** Exact values a connection must have; `contextKeys` compares as a set, an empty one meaning "no keys". */
-export interface ConnectionCriteria {
-  subscriberId?: string
-  channel?: string
-  providerId?: string
-  integrationIdentifier?: string
-  /** `shared`: no subscriber; `subscriber`: one. */
-  connectionMode?: 'subscriber' | 'shared'
-  contextKeys?: readonly string[]
-}
-
-export interface ConnectionQuery {
-  readonly orderBy: ConnectionOrder
-  readonly descending: boolean
-  readonly limit: number
-  /** Cursors: a connection's `_id`, which marks its sort position even when the criteria exclude it. */
-  readonly after?: string | undefined
-  readonly before?: string | undefined
-  readonly includeCursor: boolean
-  readonly criteria: ConnectionCriteria
-}
-
-export interface ConnectionPage {
-  readonly items: StoredChannelConnection[]
-  readonly next: string | null
-  readonly previous: string | null
-  readonly totalCount: number
-  readonly totalCountCapped: boolean
-}
+export type { ConnectionCriteria, ConnectionPage, ConnectionQuery } from './connection-query.ts'
 
 /** A view that can also replace records; nothing is visible to others until the commit. */
 export interface TenantTransaction extends TenantView {
@@ -71,34 +43,18 @@ export interface TenantTransaction extends TenantView {
   deleteConnection(id: string): void
 }
 
-/**
- * A seed's description, the one type for it from the flags to a store's record of it: the same
- * description makes the same records (src/seed/generators/seed.ts).
- */
-export interface SeedSpec {
-  seed: number
-  /** The lively demo data set (src/seed/generators/demo.ts) instead of the plain generated records. */
-  demo?: boolean | undefined
-  /** Subscribers in all, the two well-known ones included. */
-  subscribers: number
-  channelConnections: number
-  /** Messages in all, the 13 well-known ones included; by default a number per generated subscriber. */
-  messages?: number | undefined
-  /** The user's records under the seed (`--fixtures`). */
-  fixtures?: SeedFixtures | undefined
-  /** `--clock` (ISO 8601), recorded in Redis so that every instance starts its tenants at the same time. */
-  clock?: string | undefined
-}
+export type { SeedFixtures, SeedSpec } from './seed-spec.ts'
 
-/** A folder (`subscribers.json`, … one JSON array per kind), or one file in the shape of `GET /__admin/state`. */
-export interface SeedFixtures {
-  dir: string
-  /** `merge`: on top of the seeded records, same id replacing; `replace`: instead of them. */
-  mode: 'merge' | 'replace'
-  /** Why that mode when no flag chose it (a state file replaces), for the CLI to say. */
-  why?: string | undefined
-  /** What they held, as a store (a file, or Redis) records it. */
-  digest?: string | undefined
+/** Where the state is kept, as `GET /__admin/health` names it. */
+export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
+
+/** Where the state is kept, whether it answers now (and if not, why), and how many tenants the backend stores. */
+export interface StoreHealth {
+  kind: StoreKind
+  reachable: boolean
+  stored?: number
+  /** Why the store cannot answer, when it cannot: health names it (a Redis Cluster's slots not all served, say). */
+  state?: string
 }
 
 /** An idempotency record as it is kept: a finished call's answer, replayed to a retry (docs/behaviour.md §4). */
@@ -125,18 +81,6 @@ export interface KeyedWrite {
   keep: number
 }
 
-/** Where the state is kept, as `GET /__admin/health` names it. */
-export type StoreKind = 'memory' | 'sqlite' | 'redis' | 'redis-cluster'
-
-/** Where the state is kept, whether it answers now (and if not, why), and how many tenants the backend stores. */
-export interface StoreHealth {
-  kind: StoreKind
-  reachable: boolean
-  stored?: number
-  /** Why the store cannot answer, when it cannot: health names it (a Redis Cluster's slots not all served, say). */
-  state?: string
-}
-
 /**
  * The store's ports, one per kind of caller; the store (lowdb-store.ts) implements them all, as
  * `Store`. Tenants are named by their API key. Every promise resolves only once the change is
@@ -148,7 +92,7 @@ export interface StoreHealth {
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClockKeeperPort, LifecyclePort, MemoryPort {}
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, DurableClocks, LifecyclePort, MemoryPort {}
 
 /** The instance's memory budget (docs/behaviour.md §3): what it holds for its tenants, in estimated bytes. */
 export interface MemoryPort {
@@ -217,14 +161,6 @@ export interface KeyRecordsPort {
   keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
   /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
   savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
-}
-
-/** Where a tenant's clock is made durable (the --db file), and read back at the start. */
-export interface ClockKeeperPort {
-  /** Makes a tenant's clock durable (undefined: none kept); in memory, nothing to do. */
-  keepClock(tenant: string, clock: KeptClock | undefined): Promise<void>
-  /** The clocks kept by an earlier run, to be taken back into memory. */
-  savedClocks(): Iterable<[string, KeptClock]>
 }
 
 /** What the server asks of the store as a whole. */

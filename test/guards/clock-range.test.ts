@@ -4,7 +4,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import type { Logger } from '../../src/log/logger.ts'
-import { clockKey } from '../../src/store/redis/redis-clocks.ts'
+import { tenantKeys } from '../../src/redis/redis-keys.ts'
 import { startCli, type Instance } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { redisTestsSkipped, startRedis } from '../helpers/redis-server.ts'
@@ -155,13 +155,13 @@ describe.skipIf(redisTestsSkipped())('a clock stored out of the range in Redis',
       const auth = freshTenant()
       const calls = clockCalls(() => mock.url)
       expect((await calls.set(auth, { now: '2025-03-01T12:00:00.000Z' })).status).toBe(200)
-      await direct.set(clockKey(auth.Authorization.slice('ApiKey '.length)), JSON.stringify({ at: LAST_MS - 1000, frozen: false, since: Date.now() - 3_600_000 }))
+      await direct.set(tenantKeys(auth.Authorization.slice('ApiKey '.length)).clock, JSON.stringify({ at: LAST_MS - 1000, frozen: false, since: Date.now() - 3_600_000 }))
       const patched = await calls.patch(auth, 'https://hooks.example.com/back')
       expect(patched.status).toBe(200)
       expect(yearOf(patched.body.updatedAt)).toBe(new Date().getUTCFullYear())
       expect(warnings).toContain('a stored clock was out of the years 0001-9999: the tenant is back on real time')
       expect((await calls.get(auth)).frozen).toBe(false)
-      await vi.waitFor(async () => expect(await direct.get(clockKey(auth.Authorization.slice('ApiKey '.length)))).toBe('null'))
+      await vi.waitFor(async () => expect(await direct.get(tenantKeys(auth.Authorization.slice('ApiKey '.length)).clock)).toBe('null'))
     } finally {
       direct.disconnect()
       await mock.close()

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { JournalEvent, JournalListener, JournalPort, SubscribeOptions } from '../../src/journal/journal-port.ts'
-import { RedisJournal, type RedisJournalOptions } from '../../src/journal/redis-journal.ts'
+import { RedisJournal, type RedisJournalOptions } from '../../src/redis/redis-journal.ts'
 import { RequestJournal } from '../../src/journal/request-journal.ts'
 import { connectRedis, type RedisClient } from '../../src/redis/redis-connection.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from './redis-server.ts'

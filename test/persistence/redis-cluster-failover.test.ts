@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tenantKeyBase } from '../../src/redis/redis-connection.ts'
+import { tenantKeyBase } from '../../src/redis/redis-keys.ts'
 import { redisInstances } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { readState } from '../helpers/read-state.ts'

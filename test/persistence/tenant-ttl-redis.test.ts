@@ -1,6 +1,7 @@
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
-import { connectRedis, KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../src/redis/redis-connection.ts'
+import { connectRedis, type RedisClient } from '../../src/redis/redis-connection.ts'
+import { KEY_PREFIX, tenantKeyBase } from '../../src/redis/redis-keys.ts'
 import { redisInstances } from '../helpers/cli.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'

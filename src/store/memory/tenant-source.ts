@@ -22,7 +22,7 @@ export interface SourceParts {
 
 /**
  * Where the tenants held in memory come from and where their changes go: the local store's file,
- * or nothing (local-source.ts), or the backend several processes share (redis/shared-source.ts).
+ * or nothing (local-source.ts), or the backend several processes share (shared/shared-source.ts).
  * The store over the tenants in memory (lowdb-store.ts) is one and the same over either.
  */
 export interface TenantSource {

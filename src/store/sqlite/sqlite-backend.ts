@@ -1,11 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
 import { groupedPerTick } from './grouped-per-tick.ts'
-import { RowOwners, UNDER_AN_OWNER } from './row-owners.ts'
+import { RowOwners } from './row-owners.ts'
+import { loadSaved, STORED } from './sqlite-load.ts'
 import { SnapshotRows } from './snapshot-rows.ts'
 import { removalsBefore, steppedChanges, type SteppedChange } from './stepped-changes.ts'
-import type { Change, OverlayRow, RecordKind, SavedStore, SavedTenant, StoreBackend, TenantSeed } from '../store-backend.ts'
-import type { KeyRecord } from '../store.ts'
+import type { Change, OverlayRow, StoreBackend } from '../store-backend.ts'
 
 type Database = BetterSqlite3.Database
 
@@ -28,17 +27,6 @@ CREATE TABLE IF NOT EXISTS clocks (tenant TEXT PRIMARY KEY, clock TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS tenant_calls (tenant TEXT PRIMARY KEY, called_at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS row_owners (tenant TEXT PRIMARY KEY, owner TEXT NOT NULL) WITHOUT ROWID;
 `
-
-/** Every tenant with state: a seed of its own, rows (kept under its own name or another, row-owners.ts) or snapshots. */
-const STORED = `SELECT tenant FROM tenants UNION SELECT tenant FROM row_owners UNION SELECT tenant FROM records WHERE NOT (${UNDER_AN_OWNER}) UNION SELECT tenant FROM snapshots`
-
-interface RowOfTable {
-  tenant: string
-  kind: RecordKind
-  id: string
-  seq: number
-  record: string | null
-}
 
 /**
  * The store's backend on an SQLite database opened by store-file.ts (WAL, synchronous=FULL, held
@@ -94,8 +82,8 @@ export function sqliteBackend(db: Database): StoreBackend {
   }
   return {
     kind: 'sqlite',
-    load: async () => load(db, owners),
-    tenant: async (tenant) => load(db, owners, tenant).tenants.get(tenant),
+    load: async () => loadSaved(db, owners),
+    tenant: async (tenant) => loadSaved(db, owners, tenant).tenants.get(tenant),
     storedTenants: async () => db.prepare<[], number>(`SELECT count(*) FROM (${STORED})`).pluck().get() ?? 0,
     async expire(before) {
       // What this turn gathered is written first, by its own grouped write: a tenant it touched is not expired.
@@ -200,56 +188,4 @@ function prepare(db: Database, owners: RowOwners) {
       }
     },
   }
-}
-
-/**
-/**
- * Everything stored: with `only`, that tenant's records, snapshots and seed alone. Idempotency
- * records past their time are kept: their time is the tenant's clock's (docs/behaviour.md §8),
- * which a restart does not know, so a key sent again judges them. A tenant with state but no call
- * time yet (a file of an earlier version) counts as called now.
- */
-function load(db: Database, owners: RowOwners, only?: string): SavedStore {
-  const where = only === undefined ? '' : ' WHERE tenant = ?'
-  const params = only === undefined ? [] : [only]
-  const tenants = new Map<string, SavedTenant>()
-  const entryOf = (tenant: string): SavedTenant => {
-    let entry = tenants.get(tenant)
-    if (!entry) tenants.set(tenant, (entry = { rows: [], snapshots: [] }))
-    return entry
-  }
-  const rowOf = (row: RowOfTable): OverlayRow => ({ kind: row.kind, id: row.id, seq: row.seq, record: row.record === null ? null : JSON.parse(row.record) })
-  for (const { tenant, seed } of db.prepare<unknown[], { tenant: string; seed: string }>(`SELECT tenant, seed FROM tenants${where}`).iterate(...params)) {
-    entryOf(tenant).seed = JSON.parse(seed) as TenantSeed
-  }
-  const rowsOf = owners.tenantOfRows()
-  const rowParams = only === undefined ? [] : [owners.ownerOf(only)]
-  for (const row of db.prepare<unknown[], RowOfTable>(`SELECT * FROM records${where}`).iterate(...rowParams)) {
-    const tenant = only ?? rowsOf(row.tenant)
-    if (tenant !== undefined) entryOf(tenant).rows.push(rowOf(row))
-  }
-  const snapshots = new Map<string, OverlayRow[]>()
-  const snapshotQuery = db.prepare<unknown[], { tenant: string; name: string; created_at: string }>(`SELECT tenant, name, created_at FROM snapshots${where} ORDER BY rowid`)
-  for (const { tenant, name, created_at } of snapshotQuery.iterate(...params)) {
-    const rows: OverlayRow[] = []
-    snapshots.set(JSON.stringify([tenant, name]), rows)
-    entryOf(tenant).snapshots.push({ name, createdAt: created_at, rows })
-  }
-  for (const row of db.prepare<unknown[], RowOfTable & { name: string }>(`SELECT * FROM snapshot_records${where}`).iterate(...params)) {
-    snapshots.get(JSON.stringify([row.tenant, row.name]))?.push(rowOf(row))
-  }
-  if (only !== undefined) return { tenants, maxSeq: 0, keyRecords: [] }
-  db.prepare(`INSERT OR IGNORE INTO tenant_calls SELECT tenant, ? FROM (${STORED})`).run(Date.now())
-  const maxSeq = db.prepare<[], number>('SELECT max(coalesce((SELECT max(seq) FROM records), 0), coalesce((SELECT max(seq) FROM snapshot_records), 0))').pluck().get() ?? 0
-  const keyQuery = db.prepare<[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>('SELECT * FROM key_records ORDER BY rowid')
-  const keyRecords = keyQuery.all().map(({ tenant, expires_at, key, method, path, print, status, answer }) => ({
-    tenant,
-    record: { key, method, path, print, status, answer, expiresAt: expires_at },
-  }))
-  const clocks = new Map<string, KeptClock>()
-  for (const { tenant, clock } of db.prepare<[], { tenant: string; clock: string }>('SELECT tenant, clock FROM clocks').iterate()) {
-    const kept = clockFromText(clock)
-    if (kept !== undefined) clocks.set(tenant, kept)
-  }
-  return { tenants, maxSeq, keyRecords, clocks }
 }

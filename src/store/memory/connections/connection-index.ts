@@ -1,8 +1,8 @@
 import type { StoredChannelConnection } from '../../records.ts'
 
-import type { ConnectionOrder } from '../../store.ts'
+import type { ConnectionOrder } from '../../connection-query.ts'
 
-export type { ConnectionOrder } from '../../store.ts'
+export type { ConnectionOrder } from '../../connection-query.ts'
 
 /**
  * The connections in one order: ascending by the timestamp, then by `_id` to break ties. Typed

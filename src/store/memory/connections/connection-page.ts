@@ -1,6 +1,6 @@
 import { contextKeysKey, type ConnectionFilter, type ConnectionIndex } from './connection-index.ts'
 import type { StoredChannelConnection } from '../../records.ts'
-import type { ConnectionCriteria, ConnectionPage, ConnectionQuery } from '../../store.ts'
+import type { ConnectionCriteria, ConnectionPage, ConnectionQuery } from '../../connection-query.ts'
 
 export const TOTAL_COUNT_CAP = 50_000
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisTestsSkipped, startRedis, type RedisServer } from '../../../test/helpers/redis-server.ts'
-import { ApiError } from '../../answer/api-error.ts'
-import { connectRedis, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { StoreWriteFailed } from '../../store/store.ts'
-import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
-import { RateLimiter, type RateLimit } from './rate-limiter.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../../test/helpers/redis-server.ts'
+import { ApiError } from '../answer/api-error.ts'
+import { connectRedis, type RedisClient } from './redis-connection.ts'
+import { tenantKeyBase } from './redis-keys.ts'
+import { StoreWriteFailed } from '../store/store.ts'
+import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
+import { RateLimiter, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import { RedisRateLimiter } from './redis-rate-limiter.ts'
-import { TenantClocks, type PendingTime } from '../../clock/tenant-clocks.ts'
-import { RedisClockKeeper } from '../../store/redis/redis-clocks.ts'
+import { TenantClocks, type PendingTime } from '../clock/tenant-clocks.ts'
+import { RedisClockKeeper } from './redis-clocks.ts'
 
 /**
  * Two RedisRateLimiters on two clients of one Redis stand in for two instances: a tenant's calls

@@ -1,14 +1,14 @@
-import { tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { reached } from '../../store/store.ts'
-import type { RateLimitHeaders, RateLimitPort } from './rate-limit-port.ts'
-import { BucketRules, type RateLimit } from './rate-limiter.ts'
-import { defineScripts } from '../../redis/redis-define-scripts.ts'
-import { faultsKey } from '../faults/redis-fault-keys.ts'
-import type { SeenVersions } from '../faults/seen-versions.ts'
-import type { PendingTime } from '../../clock/tenant-clocks.ts'
-import { clockKey, TENANT_TIME } from '../../store/redis/redis-clocks.ts'
-import { beforeTurnWrite } from '../../redis/turn-writes.ts'
-import { keyedBatches } from '../../lib/keyed-batches.ts'
+import type { RedisClient } from './redis-connection.ts'
+import { tenantKeys } from './redis-keys.ts'
+import { reached } from '../store/store.ts'
+import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
+import { BucketRules, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
+import { defineScripts } from './redis-define-scripts.ts'
+import type { SeenVersions } from '../policies/faults/seen-versions.ts'
+import type { PendingTime } from '../clock/tenant-clocks.ts'
+import { TENANT_TIME } from './redis-clocks.ts'
+import { beforeTurnWrite } from './turn-writes.ts'
+import { keyedBatches } from '../lib/keyed-batches.ts'
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its fault rules' hash, its
@@ -51,7 +51,6 @@ return answer
 
 /** An idle bucket is dropped (full again) after a day of real time, whatever the tenant's clock says. */
 const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
-const bucketKey = (tenant: string) => `${tenantKeyBase(tenant)}rate`
 
 interface Scripts {
   /** The keys, then burst, tokens per second, time to live, then per call: now, real time, starting clock (TAKE). */
@@ -107,14 +106,15 @@ export class RedisRateLimiter implements RateLimitPort {
   }
 
   async refill(tenant: string): Promise<void> {
-    await reached(this.client.del(bucketKey(tenant)))
+    await reached(this.client.del(tenantKeys(tenant).rate))
   }
 
   /** Takes the tokens the tenant's calls of this turn asked for, in one script; answers each call. */
   private send(tenant: string, calls: Asked[]): void {
     const { burst, perSecond } = this.rules
     const args = calls.flatMap(({ now }) => (typeof now === 'number' ? [now, '', ''] : ['', now.realMs, JSON.stringify(now.start)]))
-    reached(this.scripts.novuRateTake(bucketKey(tenant), faultsKey(tenant), clockKey(tenant), burst, perSecond, this.ttlMs, ...args)).then(
+    const keys = tenantKeys(tenant)
+    reached(this.scripts.novuRateTake(keys.rate, keys.faults, keys.clock, burst, perSecond, this.ttlMs, ...args)).then(
       ([faults, ...taken]) => {
         this.faultVersions?.note(tenant, faults)
         calls.forEach(({ operationId, resolve, reject }, i) => {

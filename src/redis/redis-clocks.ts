@@ -1,12 +1,12 @@
-import { clockFromText, type KeptClock } from '../../clock/clock-setting.ts'
-import { FIRST_PRINTABLE_MS, LAST_PRINTABLE_MS } from '../../lib/iso-time.ts'
-import type { ClockKeeper } from '../../clock/tenant-clocks.ts'
-import { KEY_PREFIX, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { reached } from '../store.ts'
+import { clockFromText, type KeptClock } from '../clock/clock-setting.ts'
+import { FIRST_PRINTABLE_MS, LAST_PRINTABLE_MS } from '../lib/iso-time.ts'
+import type { ClockKeeper } from '../clock/tenant-clocks.ts'
+import type { RedisClient } from './redis-connection.ts'
+import { GLOBAL_KEYS, tenantKeys } from './redis-keys.ts'
+import { reached } from '../store/store.ts'
 
-/** Every tenant with a clock kept, so that a reset of all finds them (one key each, not a scan). */
-export const CLOCKED = `${KEY_PREFIX}:clocked`
-export const clockKey = (tenant: string): string => `${tenantKeyBase(tenant)}clock`
+const CLOCKED = GLOBAL_KEYS.clocked
+const clockKey = (tenant: string): string => tenantKeys(tenant).clock
 
 /**
  * Lua: `tenantTime(kept, start, realMs)`, the tenant's time in ms as TenantClocks reads it

@@ -1,9 +1,9 @@
-import type { KeyRecord } from '../store.ts'
-import { tenantKeyBase } from '../../redis/redis-connection.ts'
+import type { KeyRecord } from '../store/store.ts'
+import { tenantKeys } from './redis-keys.ts'
 
 /**
  * Idempotency records in Redis (docs/behaviour.md §4), written by the records' adapter
- * (policies/idempotency/redis-idempotency.ts) and, for a call that writes, by the store's write
+ * (redis-idempotency.ts) and, for a call that writes, by the store's write
  * script with the change itself. One hash per key, under the tenant's hash tag:
  *   method, path, print   the request's fingerprint
  *   status                the answer's status; 0 while the first call runs
@@ -19,9 +19,9 @@ const KEPT_REAL_MS = 24 * 60 * 60 * 1000
 
 /** The hash of one key's record; `recordKeyPrefix` + the key. */
 export const keyRecordKey = (tenant: string, key: string): string => `${recordKeyPrefix(tenant)}${key}`
-export const recordKeyPrefix = (tenant: string): string => `${tenantKeyBase(tenant)}key:`
+export const recordKeyPrefix = (tenant: string): string => tenantKeys(tenant).keyRecord
 /** The sorted set of the tenant's keys, oldest first: the tenant keeps its newest ones. */
-export const keyOrderKey = (tenant: string): string => `${tenantKeyBase(tenant)}keys`
+export const keyOrderKey = (tenant: string): string => tenantKeys(tenant).keyOrder
 
 /** A finished record, as KEEP_RECORD reads it: numbers as strings, so Lua never rounds them. */
 export const keyRecordJson = ({ method, path, print, status, answer, expiresAt }: KeyRecord): string =>

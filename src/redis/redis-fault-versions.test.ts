@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisTestsSkipped, startRedis, type RedisServer } from '../../../test/helpers/redis-server.ts'
-import { connectRedis, type RedisClient } from '../../redis/redis-connection.ts'
-import { RedisRateLimiter } from '../rate-limit/redis-rate-limiter.ts'
-import type { FaultCall } from './fault-rules.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../../test/helpers/redis-server.ts'
+import { connectRedis, type RedisClient } from './redis-connection.ts'
+import { RedisRateLimiter } from './redis-rate-limiter.ts'
+import type { FaultCall } from '../policies/faults/fault-rules.ts'
 import { RedisFaultRules } from './redis-fault-rules.ts'
-import { SeenVersions } from './seen-versions.ts'
+import { SeenVersions } from '../policies/faults/seen-versions.ts'
 
 /**
  * The fault rules' version read with each call's token: a call that matches no rule checks them

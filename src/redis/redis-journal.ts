@@ -1,11 +1,12 @@
-import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from './journal-port.ts'
-import { JournalListeners, MAX_SUBSCRIBERS } from './journal-listeners.ts'
-import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from './kept-entry.ts'
+import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from '../journal/journal-port.ts'
+import { JournalListeners, MAX_SUBSCRIBERS } from '../journal/journal-listeners.ts'
+import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from '../journal/kept-entry.ts'
 import { isSecretName } from '../log/redact.ts'
-import { subscriberOf, tenantKeyBase, type RedisClient } from '../redis/redis-connection.ts'
+import { subscriberOf, type RedisClient } from './redis-connection.ts'
+import { tenantKeys } from './redis-keys.ts'
 import { reached } from '../store/store.ts'
-import { defineScripts } from '../redis/redis-define-scripts.ts'
-import { beforeAnswer } from '../redis/turn-writes.ts'
+import { defineScripts } from './redis-define-scripts.ts'
+import { beforeAnswer } from './turn-writes.ts'
 import { keyedBatches } from '../lib/keyed-batches.ts'
 
 /** A tenant that stops calling keeps its journal (and its last id) this long after its last call. */
@@ -27,13 +28,10 @@ export interface RedisJournalOptions {
  *   journal       list: `id\n` and the entry as stored (storedText), oldest first, the newest `size`
  *   journal-id    the tenant's last id, so ids increase over every instance, a clear included
  *   journal-live  channel: each entry as it is kept, as the list holds it
+ *
+ * RECORD: KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as
+ * stored, in order: each gets the next id.
  */
-function keysOf(tenant: string) {
-  const base = tenantKeyBase(tenant)
-  return { entries: `${base}journal`, lastId: `${base}journal-id`, channel: `${base}journal-live` }
-}
-
-/** KEYS: entries, last id. ARGV: size, seconds to live, channel, then each entry as stored, in order: each gets the next id. */
 const RECORD = `
 local count = #ARGV - 3
 local id = redis.call('INCRBY', KEYS[2], count) - count
@@ -105,8 +103,8 @@ export class RedisJournal implements JournalPort {
 
   /** The tenant's entries waiting, appended by one script: the ids are Redis's, given in their order. */
   private send(tenant: string, texts: string[]): void {
-    const { entries, lastId, channel } = keysOf(tenant)
-    this.scripts.novuJournalRecord(entries, lastId, this.size, JOURNAL_TTL_SECONDS, channel, ...texts).then(this.recording.over, this.recording.failed)
+    const { journal, journalId, journalLive } = tenantKeys(tenant)
+    this.scripts.novuJournalRecord(journal, journalId, this.size, JOURNAL_TTL_SECONDS, journalLive, ...texts).then(this.recording.over, this.recording.failed)
   }
 
   async list(tenant: string, filter: JournalFilter = {}, states = false): Promise<JournalEntry[]> {
@@ -114,7 +112,7 @@ export class RedisJournal implements JournalPort {
     const onlyLast = limit !== undefined && Object.values(narrowing).every((value) => value === undefined)
     // What this instance recorded before is listed: its entries still waiting go first.
     this.waiting.flush(tenant)
-    const items = await reached(this.client.lrange(keysOf(tenant).entries, onlyLast ? -limit : 0, -1))
+    const items = await reached(this.client.lrange(tenantKeys(tenant).journal, onlyLast ? -limit : 0, -1))
     // One entry asked for by id: the others are not parsed.
     const idPrefix = filter.id === undefined ? undefined : `${filter.id}\n`
     return selected((idPrefix === undefined ? items : items.filter((item) => item.startsWith(idPrefix))).map(keptFrom), filter, states ? statedEntryOf : entryOf)
@@ -122,7 +120,7 @@ export class RedisJournal implements JournalPort {
 
   clear(tenant: string): Promise<number> {
     this.waiting.flush(tenant)
-    return reached(this.scripts.novuJournalClear(keysOf(tenant).entries))
+    return reached(this.scripts.novuJournalClear(tenantKeys(tenant).journal))
   }
 
   /** Entries of `tenant` recorded by any instance from now on; `ready` once this instance's subscription to them is in place. */
@@ -146,13 +144,13 @@ export class RedisJournal implements JournalPort {
   /** The tenant's first listener: its channel, subscribed once Redis answers (after a reconnect if it is away). */
   private async listen(tenant: string): Promise<void> {
     if (this.closed) throw new Error('the journal is closed')
-    const { channel } = keysOf(tenant)
+    const channel = tenantKeys(tenant).journalLive
     this.tenantOfChannel.set(channel, tenant)
     await this.connection().subscribe(channel)
   }
 
   private stopListening(tenant: string): void {
-    const { channel } = keysOf(tenant)
+    const channel = tenantKeys(tenant).journalLive
     this.tenantOfChannel.delete(channel)
     this.subscriber?.unsubscribe(channel).catch(() => {})
   }

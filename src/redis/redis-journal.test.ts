@@ -2,12 +2,13 @@ import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { collected, redisForTests, subscribed } from '../../test/helpers/journals.ts'
 import { redisTestsSkipped, startRedis } from '../../test/helpers/redis-server.ts'
-import { connectRedis, KEY_PREFIX, tenantKeyBase } from '../redis/redis-connection.ts'
+import { connectRedis } from './redis-connection.ts'
+import { KEY_PREFIX, tenantKeyBase } from './redis-keys.ts'
 import { StoreWriteFailed } from '../store/store.ts'
-import type { JournalCall, JournalEntry, JournalEvent, RecordOptions } from './journal-port.ts'
-import { BODY_LIMIT } from './kept-entry.ts'
+import type { JournalCall, JournalEntry, JournalEvent, RecordOptions } from '../journal/journal-port.ts'
+import { BODY_LIMIT } from '../journal/kept-entry.ts'
 import { JOURNAL_TTL_SECONDS, RedisJournal } from './redis-journal.ts'
-import { RequestJournal } from './request-journal.ts'
+import { RequestJournal } from '../journal/request-journal.ts'
 
 /**
  * Two RedisJournals on two clients of one Redis stand for two instances. What both adapters do

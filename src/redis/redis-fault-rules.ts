@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { KEY_PREFIX, type RedisClient } from '../../redis/redis-connection.ts'
-import { keysOf } from './redis-fault-keys.ts'
-import type { SeenVersions } from './seen-versions.ts'
-import { reached, StoreWriteFailed } from '../../store/store.ts'
-import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
-import { effectOf, matches, MAX_RULES, newRule } from './fault-rules.ts'
-import type { FaultRuleRequest } from './presets.ts'
+import type { RedisClient } from './redis-connection.ts'
+import { GLOBAL_KEYS, tenantKeys } from './redis-keys.ts'
+import type { SeenVersions } from '../policies/faults/seen-versions.ts'
+import { reached, StoreWriteFailed } from '../store/store.ts'
+import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import { effectOf, matches, MAX_RULES, newRule } from '../policies/faults/fault-rules.ts'
+import type { FaultRuleRequest } from '../policies/faults/presets.ts'
 import { ADD, APPLY, CLEAR, LIST, REMOVE } from './redis-fault-scripts.ts'
-import { defineScripts } from '../../redis/redis-define-scripts.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 
-/** The counter the rule ids of every tenant and instance are taken from. */
-const IDS_KEY = `${KEY_PREFIX}:fault-ids`
+const IDS_KEY = GLOBAL_KEYS.faultIds
+/** A tenant's fault rules: the rules' hash and their order. */
+const keysOf = (tenant: string): [string, string] => {
+  const { faults, faultOrder } = tenantKeys(tenant)
+  return [faults, faultOrder]
+}
 /** Tenants whose rules an instance keeps in memory at most; the one whose rules it learnt first goes first. */
 const MAX_HELD = 10_000
 /** Tries of a call whose tenant's rules keep changing meanwhile, before it is answered 503. */

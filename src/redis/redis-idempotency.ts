@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { RedisClient } from '../../redis/redis-connection.ts'
-import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from '../../store/redis/redis-key-records.ts'
-import { reached, type KeyedWrite, type KeyRecord } from '../../store/store.ts'
-import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
-import { answerBody, answerText, bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
-import { defineScripts } from '../../redis/redis-define-scripts.ts'
-import { flushBeforeAnswer } from '../../redis/turn-writes.ts'
+import type { RedisClient } from './redis-connection.ts'
+import { KEEP_RECORD, keyOrderKey, keyRecordJson, keyRecordKey, recordKeyPrefix } from './redis-key-records.ts'
+import { reached, type KeyedWrite, type KeyRecord } from '../store/store.ts'
+import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from '../policies/idempotency/idempotency-port.ts'
+import { answerBody, answerText, bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from '../policies/idempotency/key-rules.ts'
+import { defineScripts } from './redis-define-scripts.ts'
+import { flushBeforeAnswer } from './turn-writes.ts'
 
 /**
  * KEYS: the key's record, the tenant's keys in order. ARGV: method, path, print, token, the

@@ -1,23 +1,20 @@
-import { describeSeed, sameSeed } from '../file-seed.ts'
+import { describeSeed, sameSeed } from '../store/file-seed.ts'
 import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
 import { stageRows } from './staged-rows.ts'
-import { inSlices, type Steps } from '../../lib/slices.ts'
 import { randomUUID } from 'node:crypto'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import { STEPPED_ROWS, type Change, type OverlayRow, type RecordKind, type SavedSnapshot, type SharedBackend, type TenantSeed, type TenantUpdate } from '../store-backend.ts'
-import type { Cluster, Redis } from 'ioredis'
-import { StoreFileError, type SeedSpec } from '../store.ts'
+import { STEPPED_ROWS, type OverlayRow, type SharedBackend, type TenantUpdate } from '../store/store-backend.ts'
+import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { confirmedWrites } from './redis-wait.ts'
-import { answersPing, bulkConnectionOf, connectRedis, KEY_PREFIX, modeOf, redactedUrl, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { defineScripts } from '../../redis/redis-define-scripts.ts'
-import { CLOCKED } from './redis-clocks.ts'
+import { answersPing, bulkConnectionOf, connectRedis, modeOf, redactedUrl, type RedisClient } from './redis-connection.ts'
+import { GLOBAL_KEYS, tenantKeys, type TenantKeys } from './redis-keys.ts'
+import { deleteTenants } from './redis-drop-tenants.ts'
+import { LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
+import { defineScripts } from './redis-define-scripts.ts'
 import { listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
-const TENANTS_KEY = `${KEY_PREFIX}:tenants`
-const SEED_KEY = `${KEY_PREFIX}:seed`
-/** Each tenant's latest call stored (`touch`, ms since the epoch, as the score): what `--tenant-ttl` counts from. */
-const CALLED_KEY = `${KEY_PREFIX}:called`
-/** Keys deleted per DEL, and asked for per SCAN step. */
+const { tenants: TENANTS_KEY, seed: SEED_KEY, called: CALLED_KEY } = GLOBAL_KEYS
+/** Tenants listed as called per ZADD. */
 const BATCH = 500
 
 /**
@@ -42,8 +39,6 @@ interface Scripts {
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
   novuStage(meta: string, staged: string, ttlMs: number, args: readonly string[]): Promise<number>
 }
-type Nested = string | number | null | Nested[]
-type SinceAnswer = [number, ...Nested[]]
 
 /** Connects to the Redis at `url` and opens the backend on it (openRedisOn). */
 export async function openRedis(url: string, seed: SeedSpec, limits: RedisLimits = {}): Promise<SharedBackend> {
@@ -69,12 +64,6 @@ export async function openRedisOn(client: RedisClient, where: string, seed: Seed
     )
   }
   return redisBackend(client, limits)
-}
-
-/** A tenant's keys: all carry the tenant's hash tag, so they are held by one node of a cluster. */
-function keysOf(tenant: string) {
-  const base = tenantKeyBase(tenant)
-  return { meta: `${base}meta`, rows: `${base}rows`, log: `${base}log`, snapshots: `${base}snapshots`, snapshotAt: `${base}snapshot-at`, snap: `${base}snap:`, staged: `${base}staged:` }
 }
 
 export interface RedisLimits {
@@ -113,7 +102,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
    * One script of a 50 MB state's 115,000 rows held Redis for 0.55 s, and making its arguments
    * held this process for 0.65 s more.
    */
-  const replaceStaged = async (keys: ReturnType<typeof keysOf>, version: number, rows: readonly OverlayRow[]) => {
+  const replaceStaged = async (keys: TenantKeys, version: number, rows: readonly OverlayRow[]) => {
     const staged = `${keys.staged}${randomUUID()}`
     await stageRows((key, ttlMs, args) => scripts.novuStage(keys.meta, key, ttlMs, args), staged, rows)
     const fields = new Set(rows.map(({ kind, id }) => `${kind} ${id}`)).size
@@ -153,7 +142,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
 
     async writeAt(tenant, version, change) {
       await listTenant(tenant, version)
-      const keys = keysOf(tenant)
+      const keys = tenantKeys(tenant)
       if (change.type === 'replace' && change.rows.length >= STEPPED_ROWS) return replaceStaged(keys, version, change.rows)
       const name = 'name' in change ? change.name : ''
       const records = 'rows' in change ? recordTexts(change.rows) : []
@@ -178,7 +167,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
 
     async putsAt(tenant, version, puts) {
       await listTenant(tenant, version)
-      const keys = keysOf(tenant)
+      const keys = tenantKeys(tenant)
       const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
       const args = puts.flatMap(({ rows, record }) => {
         const records = recordTexts(rows)
@@ -189,7 +178,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     },
 
     async since(tenant, version) {
-      const keys = keysOf(tenant)
+      const keys = tenantKeys(tenant)
       const ask = async (held: number, via = scripts, most: number | '' = STEPPED_ROWS) =>
         updateOf(await via.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, held, keys.snap, most))
       const whole = async (held: number): Promise<TenantUpdate> => {
@@ -205,7 +194,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
       // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
-      const seeds = await Promise.all(tenants.map((tenant) => client.hexists(keysOf(tenant).meta, 'seed')))
+      const seeds = await Promise.all(tenants.map((tenant) => client.hexists(tenantKeys(tenant).meta, 'seed')))
       return tenants.map((tenant, i) => ({ tenant, created: seeds[i] === 1 }))
     },
 
@@ -214,71 +203,4 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       await Promise.all([client, opened?.connection].map((each) => each?.quit().catch(() => each.disconnect())))
     },
   }
-}
-
-/**
- * Deletes every key of the tenants (records, snapshots, clock, journal, fault rules, idempotency
- * records, bucket: all start with the tenant's key base) and unlists them. Their keys are found by
- * one SCAN over every master (a tenant's keys share one hash slot, so each DEL goes to one node).
- */
-async function deleteTenants(client: RedisClient, tenants: readonly string[]): Promise<void> {
-  if (tenants.length === 0) return
-  const bases = new Set(tenants.map(tenantKeyBase))
-  const byTenant = new Map<string, string[]>()
-  const nodes: Redis[] = client.isCluster ? (client as Cluster).nodes('master') : [client as Redis]
-  for (const node of nodes) {
-    let cursor = '0'
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${KEY_PREFIX}:{*}:*`, 'COUNT', BATCH)
-      cursor = next
-      for (const key of keys) {
-        const base = key.slice(0, key.indexOf('}:') + 2)
-        if (!bases.has(base)) continue
-        const held = byTenant.get(base)
-        if (held) held.push(key)
-        else byTenant.set(base, [key])
-      }
-    } while (cursor !== '0')
-  }
-  for (const keys of byTenant.values()) {
-    for (let i = 0; i < keys.length; i += BATCH) await client.del(...keys.slice(i, i + BATCH))
-  }
-  for (let i = 0; i < tenants.length; i += BATCH) {
-    const some = tenants.slice(i, i + BATCH)
-    await Promise.all([client.srem(TENANTS_KEY, ...some), client.zrem(CALLED_KEY, ...some), client.srem(CLOCKED, ...some)])
-  }
-}
-
-/** A whole tenant of more rows than asked for: read on the bulk connection. */
-const LARGE = 'large'
-
-/** The script's answer; `reload` when a change past the version held was too large to be listed. */
-async function updateOf([version, form, ...rest]: SinceAnswer): Promise<TenantUpdate | typeof RELOAD | typeof LARGE> {
-  if (form === undefined) return { version, changes: [] }
-  if (form === 'none') return { version, tenant: undefined }
-  if (form === LARGE) return LARGE
-  if (form === 'changes') {
-    const entries = (rest as string[]).map((entry) => entry.slice(entry.indexOf('\n') + 1))
-    return entries.includes(RELOAD) ? RELOAD : { version, changes: entries.map((entry) => JSON.parse(entry) as Change) }
-  }
-  const [seed, rows, snapshots] = rest as [string, string[], [string, string, string[]][]]
-  const saved: SavedSnapshot[] = []
-  for (const [name, createdAt, snapshotRows] of snapshots) saved.push({ name, createdAt, rows: await rowsOf(snapshotRows) })
-  return { version, tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: await rowsOf(rows), snapshots: saved } }
-}
-
-/** A rows hash, as HGETALL lists it (field, value, field, value…), parsed in slices: a 50 MB state's took 0.2 s. */
-const rowsOf = (flat: string[]): Promise<OverlayRow[]> => inSlices(rowSteps(flat))
-
-function* rowSteps(flat: string[]): Steps<OverlayRow[]> {
-  const rows: OverlayRow[] = []
-  for (let i = 0; i < flat.length; i += 2) {
-    const field = flat[i]!
-    const value = flat[i + 1]!
-    const space = field.indexOf(' ')
-    const newline = value.indexOf('\n')
-    rows.push({ kind: field.slice(0, space) as RecordKind, id: field.slice(space + 1), seq: Number(value.slice(0, newline)), record: JSON.parse(value.slice(newline + 1)) as object | null })
-    yield
-  }
-  return rows
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisTestsSkipped, startRedis, type RedisServer } from '../../../test/helpers/redis-server.ts'
-import { connectRedis, tenantKeyBase, type RedisClient } from '../../redis/redis-connection.ts'
-import { StoreWriteFailed } from '../../store/store.ts'
-import { FaultRules, MAX_RULES, type FaultCall, type FaultEffect } from './fault-rules.ts'
-import type { FaultRuleRequest } from './presets.ts'
+import { redisTestsSkipped, startRedis, type RedisServer } from '../../test/helpers/redis-server.ts'
+import { connectRedis, type RedisClient } from './redis-connection.ts'
+import { tenantKeyBase } from './redis-keys.ts'
+import { StoreWriteFailed } from '../store/store.ts'
+import { FaultRules, MAX_RULES, type FaultCall, type FaultEffect } from '../policies/faults/fault-rules.ts'
+import type { FaultRuleRequest } from '../policies/faults/presets.ts'
 import { RedisFaultRules } from './redis-fault-rules.ts'
 
 /**

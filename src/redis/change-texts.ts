@@ -1,4 +1,4 @@
-import type { Change, OverlayRow } from '../store-backend.ts'
+import type { Change, OverlayRow } from '../store/store-backend.ts'
 
 /** A change listed as `reload`: the instances behind it read the tenant again. */
 export const RELOAD = 'reload'

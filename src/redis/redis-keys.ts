@@ -1,0 +1,65 @@
+/**
+ * Every key novu-mock writes in Redis, named here and nowhere else; only src/redis/ imports this
+ * file (a rule of `npm run lint:layers`). What each key holds is told beside the code that writes
+ * it (redis-scripts.ts, redis-key-records.ts, redis-fault-scripts.ts, redis-journal.ts,
+ * redis-rate-limiter.ts, redis-clocks.ts).
+ */
+
+/** Every key novu-mock writes starts with this. */
+export const KEY_PREFIX = 'novu-mock'
+
+/** The keys of no one tenant. */
+export const GLOBAL_KEYS = {
+  /** Set: every tenant with state stored. */
+  tenants: `${KEY_PREFIX}:tenants`,
+  /** The shared seed's options, set by the first instance. */
+  seed: `${KEY_PREFIX}:seed`,
+  /** Sorted set: each tenant's latest call stored (ms since the epoch, as the score), what `--tenant-ttl` counts from. */
+  called: `${KEY_PREFIX}:called`,
+  /** Set: every tenant with a clock kept, so that a reset of all finds them (one key each, not a scan). */
+  clocked: `${KEY_PREFIX}:clocked`,
+  /** The counter the fault rule ids of every tenant and instance are taken from. */
+  faultIds: `${KEY_PREFIX}:fault-ids`,
+} as const
+
+/** SCAN's pattern for every tenant's keys. */
+export const TENANT_KEYS_PATTERN = `${KEY_PREFIX}:{*}:*`
+
+/**
+ * The start of a tenant's keys. Every key of one tenant carries the tenant's hash tag, so a
+ * script touching several of them runs on one node of a cluster.
+ */
+export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffer.from(tenant).toString('base64url')}}:`
+
+/** A tenant's keys, after its prefix `novu-mock:{tenant}:`. */
+export function tenantKeys(tenant: string) {
+  const base = tenantKeyBase(tenant)
+  return {
+    // The records (redis-scripts.ts).
+    meta: `${base}meta`,
+    rows: `${base}rows`,
+    log: `${base}log`,
+    snapshots: `${base}snapshots`,
+    snapshotAt: `${base}snapshot-at`,
+    /** + a snapshot's name. */
+    snap: `${base}snap:`,
+    /** + an id: a large replace's rows, staged in steps. */
+    staged: `${base}staged:`,
+    /** + an idempotency key: that key's record (redis-key-records.ts). */
+    keyRecord: `${base}key:`,
+    /** Sorted set of the tenant's idempotency keys, oldest first. */
+    keyOrder: `${base}keys`,
+    // The fault rules (redis-fault-scripts.ts): their hash (`v` is their version) and their order.
+    faults: `${base}faults`,
+    faultOrder: `${base}fault-order`,
+    clock: `${base}clock`,
+    /** The rate limit's bucket. */
+    rate: `${base}rate`,
+    // The journal (redis-journal.ts): its entries, its last id, and the channel of live entries.
+    journal: `${base}journal`,
+    journalId: `${base}journal-id`,
+    journalLive: `${base}journal-live`,
+  }
+}
+
+export type TenantKeys = ReturnType<typeof tenantKeys>
