@@ -81,7 +81,7 @@ async function reading(round: number, def: ServerDef, tool: Reading['tool'], op:
   const cpuBefore = cpuMs(server.child.pid)
   const measured =
     tool === 'wrk'
-      ? await runWrk(wrk!, server.port, wrkScript(op), connections, seconds).then((r) => ({ ...r, cpuPercent: r.cpuPercent }))
+      ? await runWrk(wrk!, server.port, wrkScript(op), connections, seconds)
       : await autocannonReading(server.port, op, connections, seconds)
   const serverCpuMs = cpuMs(server.child.pid) - cpuBefore
   const answers = measured.rps * seconds

@@ -73,12 +73,12 @@ const toMs = (figure: string) => {
 }
 
 /**
- * One wrk run (-t1 -c<connections> -d<seconds>s --latency) against 127.0.0.1:<port>. Its CPU is
+ * One wrk run (-t1 -c<connections> -d<seconds>s --latency; wrk takes whole seconds) against 127.0.0.1:<port>. Its CPU is
  * read as the children's time of the shell that waited for it (/proc/<shell>/stat, after wrk).
  */
 export function runWrk(wrk: string, port: number, script: string, connections: number, seconds: number): Promise<WrkReading> {
   const pin = PINNED ? `taskset -c 1 ` : ''
-  const command = `${pin}${wrk} -t1 -c${connections} -d${seconds}s --latency -s '${script}' http://127.0.0.1:${port} && echo "@stat $(cat /proc/$$/stat)"`
+  const command = `${pin}${wrk} -t1 -c${connections} -d${Math.max(1, Math.round(seconds))}s --latency -s '${script}' http://127.0.0.1:${port} && echo "@stat $(cat /proc/$$/stat)"`
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
