@@ -13,7 +13,9 @@ import { setupServer } from 'msw/node'
 import { createMockServer } from '../src/app/create-mock-server.ts'
 import { createState } from '../src/app/create-state.ts'
 import type { CallRequest } from '../src/core/call-request.ts'
-import { operationEntries, routeTableOf } from '../src/core/operation-table.ts'
+import { Dispatcher } from '../src/core/dispatcher.ts'
+import { operationEntries, type OperationEntry } from '../src/core/operation-table.ts'
+import { schemaOf } from '../src/contract/load-contract.ts'
 import { createNovuMock } from '../src/msw/index.ts'
 import { HEADERS } from './lib/processes.ts'
 import { OPERATIONS, type Operation } from './lib/operations.ts'
@@ -29,11 +31,11 @@ type Way = (op: Operation, n: number) => Promise<number>
 
 async function coreWay(): Promise<Way> {
   const state = await createState(OPTIONS)
-  const table = routeTableOf(operationEntries(state.contracts.api, state.api.handlers, state.core, state.api.plane), (entry) => entry.answer)
+  const dispatcher = new Dispatcher(operationEntries(state.contracts.api, state.api.handlers, state.core, state.api.plane), schemaOf(state.contracts.api, 'ErrorDto'), state.core)
   const rawHeaders = Object.entries(HEADERS).flat()
   return async (op, n) => {
     const path = op.path(n)
-    const match = table.match(op.method, path.split('?')[0]!)!
+    const match = dispatcher.route(op.method, path.split('?')[0]!) as { entry: OperationEntry; params: Record<string, string> }
     const body = op.body?.(n)
     const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
     const request: CallRequest = {
@@ -44,7 +46,7 @@ async function coreWay(): Promise<Way> {
       hasBody: bytes !== undefined,
       bytes: async () => bytes!,
     }
-    const outcome = await match.value(request, match.params)
+    const outcome = await match.entry.answer(request, match.params)
     return outcome === 'drop' ? 0 : outcome.status
   }
 }

@@ -4,10 +4,10 @@ import { parseQuery } from '../lib/parse-query.ts'
 import { validateRequest } from '../contract/validation/validate-request.ts'
 import { ApiError, tryAgainLater } from '../answer/api-error.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
-import { errorAnswer } from '../core/error-answer.ts'
+import { checkedErrorAnswer } from '../core/error-answer.ts'
 import type { RouteRequest } from '../http/operation-route.ts'
 import { noteOperation } from '../log/request-log.ts'
-import { checkedAnswer, type ResponseCheck } from '../core/check-answer.ts'
+import type { ResponseCheck } from '../core/response-check.ts'
 import { sendJson } from '../http/respond.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { JournalEvent } from '../journal/request-journal.ts'
@@ -34,12 +34,12 @@ export interface EventStreamDependencies extends ResponseCheck {
  * the journal's own, so idempotency keys are already redacted and no header is ever in them.
  */
 export function eventStream(operation: Operation, deps: EventStreamDependencies): (req: RouteRequest, res: ServerResponse) => void {
+  const validatorOf = (status: number) => operation.responseValidators.get(status)
   return (req, res) => {
     noteOperation(res, operation.operationId)
     const refuse = (error: unknown) => {
-      const url = req.originalUrl ?? req.url ?? '/'
-      const answer = errorAnswer(error, { method: req.method ?? 'GET', url }, deps)
-      sendJson(res, checkedAnswer(answer, operation.responseValidators.get(answer.status), url, deps))
+      const line = { method: req.method ?? 'GET', url: req.originalUrl ?? req.url ?? '/' }
+      sendJson(res, checkedErrorAnswer(error, line, validatorOf, deps))
     }
     let tenant: string
     let bodies: boolean

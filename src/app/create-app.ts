@@ -1,19 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ValidateFunction } from 'ajv/dist/2020.js'
 import express from 'express'
 import type { AdminCall } from '../admin/admin-calls.ts'
 import { mountAdmin } from '../admin/admin-routes.ts'
 import type { AppOptions, ServerConfig } from './config.ts'
 import { API_DOCUMENT, schemaOf } from '../contract/load-contract.ts'
 import { isAdminPath } from '../core/body-limit.ts'
-import { readJsonFirst } from '../core/read-body.ts'
+import { readJsonFirst } from '../core/body-reading.ts'
+import { Dispatcher } from '../core/dispatcher.ts'
 import { apiEntries } from '../core/operation-table.ts'
-import { RouteTable } from '../core/route-table.ts'
 import { corsAllowed, corsPolicy, type CorsHeaders } from '../http/cors.ts'
-import { errorDtoAnswer, mountFallbacks } from '../http/fallback-routes.ts'
-import { mountOperations } from '../http/mount-operations.ts'
-import { callRequestOf, type OperationCall, type RouteRequest } from '../http/operation-route.ts'
-import { sendJson } from '../http/respond.ts'
+import { mountFallbacks } from '../http/fallback-routes.ts'
+import { answerOnNode, newNodeCallRequest, nodeCallRequest, sendOutcome } from '../http/operation-route.ts'
 import { requestLog } from '../log/request-log.ts'
 import { mountProxy } from '../proxy/proxy-route.ts'
 import { mountLanding } from '../web/landing-route.ts'
@@ -38,9 +35,9 @@ export interface MockApp {
 }
 
 /**
- * The node door over a mock's state. The API's operations are answered straight from a route
- * table built from the document; express serves the rest (the control plane, the fallbacks) and
- * any spelling of an operation's path that the table leaves to it.
+ * The node door over a mock's state. The API's operations are routed by the core's dispatcher
+ * (core/dispatcher.ts), as in novu-mock/msw; express serves the rest (the control plane, the
+ * reference, the proxy, the fallbacks).
  */
 export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   const state = await createState(options)
@@ -56,38 +53,35 @@ export async function createApp(options: AppOptions = {}): Promise<MockApp> {
   mountReference(app, API_DOCUMENT)
   mountLanding(app, VERSION)
 
-  const table = new RouteTable<OperationCall>()
   const { journal } = state.api.plane.policies
   if (config.proxy) mountProxy(app, { ...config.proxy, api, novu: state.contracts.novu, logger, journal, now: core.now })
-  else mountOperations(app, apiEntries(state.contracts, state.api, core, state.api.plane), table)
   const errorDto = schemaOf(api, 'ErrorDto')
   mountFallbacks(app, errorDto, core)
-  return Object.assign(nodeListener(state, app, table, errorDto), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
+  const dispatcher = new Dispatcher(config.proxy ? [] : apiEntries(state.contracts, state.api, core, state.api.plane), errorDto, core)
+  return Object.assign(nodeListener(state, app, dispatcher), { locals: { seed: state.seed, config, admin: state.admin.call, fixtures: state.fixtures }, close: state.close })
 }
 
 /**
- * Every request: logged, CORS's answer or headers for a browser, then the route table or express.
- * A JSON body is read before either routes it (docs/behaviour.md §1.3): by the operation the table
- * finds, else here; in proxy mode a proxied call's body is the upstream's to read.
+ * Every request: logged, CORS's answer or headers for a browser, then the dispatcher or express.
+ * A JSON body is read before either routes it (docs/behaviour.md §1.3): by the operation the
+ * dispatcher finds, else here; in proxy mode a proxied call's body is the upstream's to read.
  */
-function nodeListener({ config, logger, core }: MockState, app: express.Express, table: RouteTable<OperationCall>, errorDto: ValidateFunction) {
+function nodeListener({ config, logger }: MockState, app: express.Express, dispatcher: Dispatcher) {
   const log = requestLog(logger)
-  const refuse = (req: RouteRequest, res: ServerResponse, error: unknown) => {
-    try {
-      sendJson(res, errorDtoAnswer(error, { method: req.method ?? 'GET', url: req.originalUrl ?? req.url ?? '/' }, errorDto, core))
-    } catch {
-      res.destroy()
-    }
-  }
   const route = (req: IncomingMessage, res: ServerResponse, corsHeaders?: CorsHeaders) => {
     const url = req.url ?? '/'
     const query = url.indexOf('?')
     const path = query === -1 ? url : url.slice(0, query)
-    const match = table.match(req.method ?? '', path)
-    if (match) return void match.value(req, res, match.params, corsHeaders)
+    const routed = dispatcher.route(req.method ?? '', path)
+    if (routed?.entry) return void answerOnNode(req, res, routed.entry, routed.params, corsHeaders, newNodeCallRequest(req))
     for (const name in corsHeaders) res.setHeader(name, corsHeaders[name]!)
     if (config.proxy && !isAdminPath(path)) return void app(req, res)
-    readJsonFirst(callRequestOf(req)).then(() => app(req, res), (error: unknown) => refuse(req, res, error))
+    const call = nodeCallRequest(req)
+    if (routed) return void dispatcher.refused(call, routed.refusal).then((sent) => sendOutcome(req, res, sent))
+    readJsonFirst(call).then(
+      () => app(req, res),
+      (error: unknown) => sendOutcome(req, res, dispatcher.errorSent(error, call)),
+    )
   }
   const cors = corsPolicy(config.corsOrigins)
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -26,6 +26,21 @@ export interface CallRequest {
    * its value stands, whatever its type. Absent, or `undefined`: the core reads `bytes()`.
    */
   readBefore?(): { value: unknown } | undefined
+  /**
+   * Its JSON body once read before routing (body-reading.ts's `readJsonFirst`), by whichever asked
+   * first, the door or the operation: a slot on the request, not a map from requests to reads.
+   */
+  jsonRead?: Promise<SentBody | undefined>
+}
+
+export interface SentBody {
+  value: unknown
+  /** The bytes as sent (decoded from their encoding): what an idempotency key's fingerprint compares. */
+  raw: Uint8Array
+  /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
+  ignoredType?: string
+  /** Set when the body was read as a form (docs/behaviour.md §1.3), which the journal and the log line say. */
+  readAsForm?: true
 }
 
 /** What an answer to a request needs to know of it. */

@@ -1,6 +1,8 @@
 import { ApiError, generalProblem, tryAgainLater } from '../answer/api-error.ts'
 import { AnsweredOtherwise, type Answer } from '../answer/answer.ts'
 import { errorBody } from '../answer/error-body.ts'
+import type { ValidateFunction } from 'ajv/dist/2020.js'
+import { checkedAnswer, type ResponseCheck } from './response-check.ts'
 import type { Logger } from '../log/logger.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
 import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
@@ -26,6 +28,15 @@ export function errorAnswer(error: unknown, line: ErrorLine, deps: { logger: Log
     body: errorBody(apiError, line.url, deps.now()),
     ...(apiError.details.headers ? { headers: apiError.details.headers } : {}),
   }
+}
+
+/**
+ * `errorAnswer` checked against the error's documented schema (the ErrorDto, or the operation's
+ * own answer of its status): what every door sends for a request no operation answered.
+ */
+export function checkedErrorAnswer(error: unknown, line: ErrorLine, validatorOf: (status: number) => ValidateFunction | undefined, check: ResponseCheck): Answer {
+  const answer = errorAnswer(error, line, check)
+  return checkedAnswer(answer, validatorOf(answer.status), line.url, check)
 }
 
 const STATUS_OF_RULE = { refused: 400, missing: 404, exists: 409, unprocessable: 422 } as const

@@ -3,7 +3,6 @@ import type { Operation } from '../contract/operation.ts'
 import type { Handler } from '../resources/operation-context.ts'
 import { operationPipeline, type OperationPipeline } from './operation-pipeline.ts'
 import type { CoreState, Plane } from './planes.ts'
-import { RouteTable } from './route-table.ts'
 
 export interface OperationEntry {
   operation: Operation
@@ -45,10 +44,3 @@ const routeKey = ({ method, pathTemplate }: Operation) => `${method} ${pathTempl
 const specificity = (template: string) => template.replace(/\{[^}]+\}/g, '\uffff')
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
-/** The entries by method and path template, for a door that routes without express. */
-export function routeTableOf<T>(entries: readonly OperationEntry[], valueOf: (entry: OperationEntry) => T): RouteTable<T> {
-  const table = new RouteTable<T>()
-  for (const entry of entries) table.add(entry.operation.method, entry.operation.pathTemplate, valueOf(entry))
-  return table
-}

@@ -21,15 +21,22 @@ describe('RouteTable', () => {
     ['another case', 'GET', '/V2/Subscribers/x'],
     ['a trailing slash', 'GET', '/v2/subscribers/x/'],
     ['an empty parameter', 'GET', '/v2/subscribers/'],
-    ['a malformed escape', 'GET', '/v2/subscribers/%E0%A4%A'],
     ['an extra segment', 'GET', '/v2/subscribers/x/y'],
-  ])('leaves %s to express', (_case, method, path) => {
+  ])('matches no route with %s, strictly', (_case, method, path) => {
     expect(table.match(method, path)).toBeUndefined()
+  })
+
+  it('matches another case and a trailing slash leniently, as express does', () => {
+    expect(table.match('GET', '/V2/Subscribers/x/', { lenient: true })).toEqual({ value: 'getSubscriber', params: { subscriberId: 'x' } })
+  })
+
+  it('names the segment of a malformed escape, for the 400 express answers', () => {
+    expect(table.match('GET', '/v2/subscribers/%E0%A4%A')).toEqual({ value: 'getSubscriber', params: {}, malformed: '%E0%A4%A' })
   })
 })
 
-/** What the table leaves to express is answered as express always did, and the same way. */
-describe('spellings the route table leaves to express', () => {
+/** The spellings express's router takes are answered as express always answered them. */
+describe('spellings other than the canonical one', () => {
   let server: MockServer
   beforeAll(async () => {
     server = await startTestServer()
@@ -46,6 +53,12 @@ describe('spellings the route table leaves to express', () => {
   it('a malformed escape in a parameter is a 400 ErrorDto, not a 500', async () => {
     const res = await request(server.url).get('/v2/subscribers/%E0%A4%A').set(freshTenant())
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ statusCode: 400, path: '/v2/subscribers/%E0%A4%A' })
+    expect(res.body).toMatchObject({ statusCode: 400, path: '/v2/subscribers/%E0%A4%A', message: "Failed to decode param '%E0%A4%A'" })
+  })
+
+  it('a HEAD is answered as its GET, without the body', async () => {
+    const res = await request(server.url).head(`/v2/subscribers/${ADA}`).set(freshTenant())
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
   })
 })

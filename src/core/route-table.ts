@@ -8,13 +8,16 @@ interface Route<T> {
 export interface RouteMatch<T> {
   value: T
   params: Record<string, string>
+  /** Set when the path is the route's but a parameter's escape is malformed: the segment, as sent. */
+  malformed?: string
 }
 
 /**
- * Matches a method and path to the document's path templates without express's router: the hot
- * path of every operation call. Only the canonical spelling matches (the template's case, no
- * trailing slash, well-formed escapes); `undefined` sends any other to express, which routes the
- * same operations and answers the rest, so the two cannot disagree on what a request means.
+ * Matches a method and path to the document's path templates: the hot path of every operation
+ * call. Strict, only the canonical spelling matches (the template's case, no trailing slash);
+ * lenient, any spelling express's router takes (core/dispatcher.ts tries both, in that order).
+ * A path whose segments match but one of whose parameters cannot be decoded is the route's, with
+ * the segment in `malformed`, as express's router answers it (400).
  */
 export class RouteTable<T> {
   private readonly byMethod = new Map<string, Route<T>[]>()
@@ -39,16 +42,21 @@ export class RouteTable<T> {
     const parts = (lenient && path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/')
     for (const route of routes) {
       const params = paramsOf(route, parts, lenient)
+      if (typeof params === 'string') return { value: route.value, params: {}, malformed: params }
       if (params) return { value: route.value, params }
     }
     return undefined
   }
 }
 
-/** The names are the document's, never the client's, so a plain object is safe (and faster to fill and read than a prototype-free one). */
-function paramsOf({ literals, names }: Route<unknown>, parts: string[], lenient: boolean): Record<string, string> | undefined {
+/**
+ * The route's parameters, or the first segment that cannot be decoded (a string). The names are the
+ * document's, never the client's, so a plain object is safe (and faster to fill and read than a prototype-free one).
+ */
+function paramsOf({ literals, names }: Route<unknown>, parts: string[], lenient: boolean): Record<string, string> | string | undefined {
   if (literals.length !== parts.length) return undefined
   const params: Record<string, string> = {}
+  let malformed: string | undefined
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!
     const name = names[i]
@@ -56,11 +64,12 @@ function paramsOf({ literals, names }: Route<unknown>, parts: string[], lenient:
       if (literals[i] !== part && !(lenient && literals[i]!.toLowerCase() === part.toLowerCase())) return undefined
       continue
     }
+    if (part === '') return undefined
     const value = decoded(part)
-    if (value === undefined || value === '') return undefined
-    params[name] = value
+    if (value === undefined) malformed ??= part
+    else params[name] = value
   }
-  return params
+  return malformed ?? params
 }
 
 function decoded(part: string): string | undefined {

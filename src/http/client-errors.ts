@@ -1,4 +1,5 @@
-import { RETRY_LATER } from '../answer/api-error.ts'
+import { ApiError, tryAgainLater } from '../answer/api-error.ts'
+import { errorBody } from '../answer/error-body.ts'
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 
@@ -29,7 +30,8 @@ export function createGuardedServer(listener: RequestListener, limits: ClientLim
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
     const status = statusOf(error.code)
-    const body = JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path: '', message: messageOf(status), error: STATUS_CODES[status] })
+    // No request line was read: no path to name.
+    const body = JSON.stringify(errorBody(new ApiError(status, 'CLIENT_ERROR', messageOf(status)), '', new Date()))
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
@@ -55,7 +57,7 @@ function capConnections(server: Server, maxConnections: number): void {
     open++
     socket.once('close', () => open--)
     if (open <= maxConnections) return
-    const body = JSON.stringify(RETRY_LATER)
+    const body = JSON.stringify(errorBody(tryAgainLater('TOO_MANY_CONNECTIONS', 1), '', new Date()))
     socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   })
 }

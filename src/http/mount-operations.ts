@@ -1,22 +1,11 @@
 import type { Express, Router } from 'express'
 import type { OperationEntry } from '../core/operation-table.ts'
-import { noteOperation } from '../log/request-log.ts'
-import type { RouteTable } from '../core/route-table.ts'
-import { operationRoute, type OperationCall } from './operation-route.ts'
+import { answerOnNode } from './operation-route.ts'
 
-/**
- * Mounts each operation's pipeline on its path. With a `table`, the
- * same calls are also entered there, for the fast path that skips express.
- */
-export function mountOperations(router: Router | Express, entries: readonly OperationEntry[], table?: RouteTable<OperationCall>): void {
-  for (const { operation, answer } of entries) {
-    const route = operationRoute(answer)
-    const call: OperationCall = (req, res, params, headers) => {
-      noteOperation(res, operation.operationId)
-      return route(req, res, params, headers)
-    }
-    table?.add(operation.method, operation.pathTemplate, call)
+/** Mounts each operation of the control plane on its path (the API's are the core dispatcher's, core/dispatcher.ts). */
+export function mountOperations(router: Router | Express, entries: readonly OperationEntry[]): void {
+  for (const entry of entries) {
     // The document's templates name whole segments only, so no parameter is a list.
-    router.route(operation.routePath)[operation.method.toLowerCase() as 'get']((req, res) => call(req, res, req.params as Record<string, string>))
+    router.route(entry.operation.routePath)[entry.operation.method.toLowerCase() as 'get']((req, res) => answerOnNode(req, res, entry, req.params as Record<string, string>))
   }
 }

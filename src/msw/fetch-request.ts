@@ -1,6 +1,6 @@
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from '../core/call-request.ts'
-import { payloadTooLarge, unsupportedEncoding } from '../core/read-body.ts'
+import { payloadTooLarge, unsupportedEncoding } from '../core/body-reading.ts'
 
 /** The encodings a WHATWG `DecompressionStream` undoes, as `Content-Encoding` names them. */
 const DECOMPRESSED: Readonly<Record<string, 'gzip' | 'deflate'>> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate' }
@@ -10,7 +10,7 @@ const DECOMPRESSED: Readonly<Record<string, 'gzip' | 'deflate'>> = { gzip: 'gzip
  * Its body is in memory already (msw holds it), so it is read at once; the limit the node door
  * enforces while streaming is enforced here on the decoded bytes, with the same 413.
  */
-export async function callRequestOf(request: Request, url: string, bodyLimit: number): Promise<CallRequest> {
+export async function fetchCallRequest(request: Request, url: string, bodyLimit: number): Promise<CallRequest> {
   const sent = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer())
   return {
     method: request.method,
@@ -21,6 +21,7 @@ export async function callRequestOf(request: Request, url: string, bodyLimit: nu
       return [...request.headers].flat()
     },
     hasBody: sent !== undefined && sent.byteLength > 0,
+    jsonRead: undefined,
     bytes: async () => {
       const bytes = await decoded(request.headers.get('content-encoding'), sent ?? new Uint8Array())
       if (bytes.byteLength > bodyLimit) throw payloadTooLarge()

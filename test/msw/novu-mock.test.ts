@@ -55,6 +55,16 @@ describe('createNovuMock: the mock as msw handlers', () => {
     await expectErrorDto(body)
   })
 
+  // A malformed escape never reaches the mock here: msw's own matching throws on it first.
+  it('routes as the node server: a HEAD as its GET, any case and a trailing slash', async () => {
+    const key = `msw-${crypto.randomUUID()}`
+    const head = await call(`/v2/subscribers/${ADA}`, key, { method: 'HEAD' })
+    expect([head.status, await head.text()]).toEqual([200, ''])
+    const lenient = await call(`/V2/Subscribers/${ADA}/`, key)
+    expect(lenient.status).toBe(200)
+    await expectContract('getSubscriber', { status: 200, body: await lenient.json() })
+  })
+
   it('answers /__admin with a 404 that names tenant(apiKey), the control plane in process', async () => {
     const response = await call('/__admin/state', 'k')
     expect(response.status).toBe(404)

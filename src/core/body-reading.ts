@@ -1,21 +1,13 @@
 import iconv from 'iconv-lite'
 import { ApiError } from '../answer/api-error.ts'
-import type { CallRequest } from './call-request.ts'
+import type { CallRequest, SentBody } from './call-request.ts'
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
 import { jsonInSteps } from '../lib/json-in-steps.ts'
 import { inSlices } from '../lib/slices.ts'
 import { isJson, parseBody } from './parse-body.ts'
 import { isMultipart, multipartFields } from './multipart-body.ts'
 
-export interface SentBody {
-  value: unknown
-  /** The bytes as sent (decoded from their encoding): what an idempotency key's fingerprint compares. */
-  raw: Uint8Array
-  /** Set when the body was ignored for its content type (docs/behaviour.md §1.3): the type, for the journal. */
-  ignoredType?: string
-  /** Set when the body was read as a form (docs/behaviour.md §1.3), which the journal and the log line say. */
-  readAsForm?: true
-}
+export type { SentBody } from './call-request.ts'
 
 /**
  * What the journal and the log line say of how a body was read: the live service's answer alone
@@ -39,7 +31,6 @@ export const unsupportedCharset = (charset: string) => new ApiError(415, 'UNSUPP
 export const tooDeep = () => new ApiError(400, 'BODY_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels (arrays and objects): the mock reads at most ${MAX_JSON_DEPTH}`)
 
 const NOTHING_READ_FIRST: Promise<undefined> = Promise.resolve(undefined)
-const readFirst = new WeakMap<CallRequest, Promise<SentBody | undefined>>()
 
 /**
  * A JSON body, read before anything routes or authenticates its request, as the live service's
@@ -50,12 +41,7 @@ const readFirst = new WeakMap<CallRequest, Promise<SentBody | undefined>>()
  */
 export function readJsonFirst(request: CallRequest): Promise<SentBody | undefined> {
   if (!request.hasBody || !isJson(request.header('content-type'))) return NOTHING_READ_FIRST
-  let read = readFirst.get(request)
-  if (read === undefined) {
-    read = readBody(request)
-    readFirst.set(request, read)
-  }
-  return read
+  return (request.jsonRead ??= readBody(request))
 }
 
 /**
