@@ -13,9 +13,9 @@
  * server's time per call, keyed and plain calls alternating on one socket (see pairedKeyCosts). Start-up is measured
  * apart too, five starts unpinned (as a user runs it), next to the pinned starts of the rounds.
  *
- *   npm run bench                      # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~35 min
- *   npm run bench -- --quick           # smoke run: 1 round of 1 s (+0.5 s warm-up), ~5 min
- *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench
+ *   npm run bench:yardsticks           # default: 3 rounds of 1.5 s per measurement (+1.5 s warm-up per operation and client), ~35 min
+  *   npm run bench:yardsticks -- --quick         # smoke run: 1 round of 1 s (+0.5 s warm-up), ~5 min
+ *   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_ROUNDS=5 npm run bench:yardsticks
  */
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
@@ -23,10 +23,11 @@ import { existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { request } from 'node:http'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { cpuMs, HEADERS, NOVU_MOCK, PINNED, probe, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, HEADERS, logFileOf, NOVU_MOCK, PINNED, ROOT, rssMb, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
 import { writeResults } from './lib/results.ts'
+import { answerSizes, ceilingDef } from './lib/ceiling.ts'
 import { sdkKey } from './lib/sdk-request.ts'
 
 const argv = process.argv.slice(2)
@@ -172,11 +173,6 @@ const prismDef = (name: string, extra: string[]): ServerDef => ({
   command: (port) => [node, realpathSync(PRISM_BIN), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', ...extra],
   ready: anyAnswer,
 })
-const ceilingDef = (sizes: Record<string, { status: number; bytes: number }>): ServerDef => ({
-  name: 'node:http',
-  command: (port) => tsxServer('bench/servers/ceiling.ts', String(port), JSON.stringify(sizes)),
-  ready: anyAnswer,
-})
 const NAIVE: ServerDef = { name: 'express+ajv', command: (port) => tsxServer('bench/servers/naive-express.ts', String(port)), ready: anyAnswer }
 
 // ------------------------------------------------------------------------------ run
@@ -192,15 +188,8 @@ console.log(
     `${PINNED ? 'server on core 0, load generator on core 1 (taskset)' : 'not pinned (no taskset or < 2 cores)'}`,
 )
 
-// Size and status of novu-mock's answers, for the ceiling; also checks every request succeeds.
-const probeRun = await start(NOVU)
-const sizes: Record<string, { status: number; bytes: number }> = {}
-for (const op of OPERATIONS) {
-  const answer = await probe(probeRun.port, op.method, op.path(0), op.body?.(0))
-  if (!answer || answer.status >= 300) throw new Error(`novu-mock ${op.name}: ${answer?.status} ${answer?.body.toString().slice(0, 500)}`)
-  sizes[`${op.method} ${op.prefix}`] = { status: answer.status, bytes: answer.body.length }
-}
-await stop(probeRun)
+// Size and status of novu-mock's answers, for the ceiling.
+const sizes = await answerSizes(NOVU)
 
 const prismSkipped = ensurePrism()
 if (prismSkipped) console.log(`Prism columns skipped: ${prismSkipped}`)
@@ -223,7 +212,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const def of order) {
     let running: Running
     try {
-      running = await start(def)
+      running = await start(def, { logFile: logFileOf(def.name) })
     } catch (error) {
       failures.push(`round ${round + 1} ${def.name}: ${(error as Error).message.slice(0, 300)}`)
       console.log(`  ${failures.at(-1)}`)
@@ -281,7 +270,7 @@ const PLAIN_AGAIN: Client = { name: 'novu-mock plain again' }
 const AB_CLIENTS = [PLAIN, IDEMPOTENT, BROWSER, PLAIN_AGAIN]
 async function costsAB(): Promise<Map<string, number>> {
   const ratios = new Map<string, number>()
-  const running = await start(NOVU)
+  const running = await start(NOVU, { logFile: logFileOf(NOVU.name) })
   try {
     for (const op of OPERATIONS) {
       for (const connections of CONNECTIONS) {
@@ -319,8 +308,8 @@ const costRatios = await costsAB()
  *   difference of their pause time per call is added.
  * - req/s at 50 connections, where the server's core is the limit: c / (c + work + collector), c
  *   being the server's CPU time per plain call there (all its threads, from /proc).
- * The server has the default flags, as in the rounds: its request log goes to stderr, read as in
- * the rounds, and --trace-gc writes to stdout, whose lines alone are summed.
+ * The server has the default flags, as in the rounds: its request log goes to a file, as in the
+ * rounds, and --trace-gc writes to stdout, whose lines alone are summed.
  */
 const KEY_PAIRS = QUICK ? 3000 : 10_000
 /** Pairs called first and not counted, per operation. */
@@ -347,7 +336,7 @@ type Wire = (op: Operation, keyed: boolean) => Buffer
 async function pairedKeyCosts(): Promise<Map<string, KeyCost>> {
   const costs = new Map<string, KeyCost>()
   const trace = collectorTrace()
-  const running = await start(TRACED_NOVU, { onStdout: trace.read })
+  const running = await start(TRACED_NOVU, { onStdout: trace.read, logFile: logFileOf(TRACED_NOVU.name) })
   const client = await RawClient.open(running.port)
   let n = 0
   const wire: Wire = (op, keyed) => {

@@ -3,7 +3,7 @@
  * generator, to core 1) where taskset exists, started on a free port, probed until ready.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { cpus } from 'node:os'
@@ -39,6 +39,13 @@ export async function onEveryCore<T>(spawning: () => Promise<T>): Promise<T> {
   } finally {
     pinSelf('1')
   }
+}
+
+/** A server's log file under bench/results/logs/, as a user redirects the log: `2> file`. */
+export function logFileOf(name: string): string {
+  const dir = join(ROOT, 'bench/results/logs')
+  mkdirSync(dir, { recursive: true })
+  return join(dir, `${name.replace(/\W+/g, '-')}.log`)
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -113,12 +120,8 @@ export interface ServerDef {
 }
 
 /**
- * `pinned`: on core 0 when taskset exists (the default); unpinned, as a user's machine runs it.
- * `onStdout`: handed what the server writes to stdout, which is dropped otherwise.
- */
-/**
  * novu-mock as built (npm run build), with default flags: log level info and strict response
- * validation. Its request log goes to stderr, kept only as the last lines for a failure.
+ * validation. Its request log goes to stderr: started with `logFile`, to a file.
  */
 export const NOVU_MOCK: ServerDef = {
   name: 'novu-mock',
@@ -136,16 +139,24 @@ export const novuMock = (name: string, args: string[], root = ROOT): ServerDef =
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 })
 
-export async function start(def: ServerDef, { pinned = PINNED, onStdout }: { pinned?: boolean; onStdout?: (text: string) => void } = {}): Promise<Running> {
+/**
+ * `pinned`: on core 0 when taskset exists (the default); unpinned, as a user's machine runs it.
+ * `onStdout`: handed what the server writes to stdout, which is dropped otherwise.
+ * `logFile`: where its stderr (the request log) goes; else a pipe of which the last lines are kept.
+ */
+export async function start(def: ServerDef, { pinned = PINNED, onStdout, logFile }: { pinned?: boolean; onStdout?: (text: string) => void; logFile?: string } = {}): Promise<Running> {
   const port = await freePort()
   const [cmd, ...args] = def.command(port)
   // Unpinned, on every core: spawned plainly it would inherit this process's one.
   const full = pinned ? ['taskset', '-c', '0', cmd!, ...args] : PINNED ? ['taskset', '-c', EVERY_CORE, cmd!, ...args] : [cmd!, ...args]
+  // A file, as a user redirects the log: a pipe would have this process, on the load generator's core, read every line.
+  const log = logFile === undefined ? 'pipe' : openSync(logFile, 'w')
   const started = performance.now()
-  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] })
+  const child = spawn(full[0]!, full.slice(1), { cwd: ROOT, stdio: ['ignore', onStdout ? 'pipe' : 'ignore', log] })
+  if (typeof log === 'number') closeSync(log)
   const stderr: string[] = []
   child.stdout?.on('data', (chunk: Buffer) => onStdout?.(chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     stderr.push(chunk.toString())
     if (stderr.length > 50) stderr.shift()
   })

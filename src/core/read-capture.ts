@@ -1,5 +1,5 @@
-import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../store/records.ts'
-import type { ConnectionQuery, Store, TenantTransaction, TenantView } from '../store/store.ts'
+import type { Store } from '../store/store.ts'
+import { CapturingStore, type Collection, type ReadNotes } from './capturing-store.ts'
 
 /**
  * Each record's JSON, kept while the record lives: a record is never changed in place, so its
@@ -14,9 +14,6 @@ function recordText(record: object): string {
   return text
 }
 
-/** The collections of a tenant's state, as `GET /__admin/state` names them. */
-type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages' | 'workflows'
-
 /**
  * The records a call's handler read, each as it was when first read: its provider state
  * (docs/behaviour.md §9). The handlers read every record before they replace it, so the first
@@ -24,15 +21,12 @@ type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messa
  * replaces a record with a new object, never changes one in place, so the reference stays the
  * record as it was read; it is serialized once, when the call is journaled.
  */
-export class ReadCapture {
+export class ReadCapture implements ReadNotes {
   private readonly seen = new Map<Collection, Map<string, object>>()
 
   /** `store` as the call's handler sees it: every record its views answer is noted here. */
   over(store: Store): Store {
-    const capturing: Store = Object.create(store) as Store
-    capturing.read = (tenant, work) => store.read(tenant, (view) => work(this.viewOf(view)))
-    capturing.transact = (tenant, work, recordOf) => store.transact(tenant, (tx) => work(this.transactionOf(tx)), recordOf)
-    return capturing
+    return new CapturingStore(store, this)
   }
 
   /**
@@ -54,115 +48,4 @@ export class ReadCapture {
     return record
   }
 
-  private viewOf(view: TenantView): TenantView {
-    return new CapturedView(view, this)
-  }
-
-  private transactionOf(tx: TenantTransaction): TenantTransaction {
-    return new CapturedTransaction(tx, this)
-  }
-}
-
-/**
- * A tenant's view whose answers are noted as read. A class, not an object of closures: one is
- * made per call, and its methods are the prototype's (closures were the write path's garbage).
- */
-class CapturedView implements TenantView {
-  constructor(
-    protected readonly view: TenantView,
-    private readonly capture: ReadCapture,
-  ) {}
-
-  private noted<T extends { _id: string }>(collection: Collection, record: T | undefined): T | undefined {
-    return record === undefined ? undefined : this.capture.note(collection, record._id, record)
-  }
-
-  subscriber(subscriberId: string) {
-    const record = this.view.subscriber(subscriberId)
-    return record === undefined ? undefined : this.capture.note('subscribers', record.subscriberId, record)
-  }
-
-  integration(id: string) {
-    return this.noted('integrations', this.view.integration(id))
-  }
-
-  *integrations() {
-    for (const record of this.view.integrations()) yield this.capture.note('integrations', record._id, record)
-  }
-
-  message(id: string) {
-    return this.noted('messages', this.view.message(id))
-  }
-
-  // A search reads the whole collection: noting each record would make its provider state the
-  // tenant itself. The records it changes are noted as they are read by id.
-  subscribers() {
-    return this.view.subscribers()
-  }
-
-  // Only the messages a walk keeps count as read (docs/behaviour.md §9).
-  *messages(keep?: (message: StoredMessage) => boolean) {
-    for (const record of this.view.messages(keep)) yield this.capture.note('messages', record._id, record)
-  }
-
-  connectionByIdentifier(identifier: string) {
-    return this.noted('channelConnections', this.view.connectionByIdentifier(identifier))
-  }
-
-  workflow(workflowId: string) {
-    const record = this.view.workflow(workflowId)
-    return record === undefined ? undefined : this.capture.note('workflows', workflowId, record)
-  }
-
-  hasWorkflows() {
-    return this.view.hasWorkflows()
-  }
-
-  connectionPage(query: ConnectionQuery) {
-    const page = this.view.connectionPage(query)
-    for (const record of page.items) this.capture.note('channelConnections', record._id, record)
-    return page
-  }
-}
-
-/** A transaction whose reads are noted (CapturedView); its writes go through as they are. */
-class CapturedTransaction extends CapturedView implements TenantTransaction {
-  constructor(
-    private readonly tx: TenantTransaction,
-    capture: ReadCapture,
-  ) {
-    super(tx, capture)
-  }
-
-  putSubscriber(record: StoredSubscriber) {
-    this.tx.putSubscriber(record)
-  }
-
-  putIntegration(record: StoredIntegration) {
-    this.tx.putIntegration(record)
-  }
-
-  putMessage(record: StoredMessage) {
-    this.tx.putMessage(record)
-  }
-
-  deleteSubscriber(subscriberId: string) {
-    this.tx.deleteSubscriber(subscriberId)
-  }
-
-  deleteMessage(id: string) {
-    this.tx.deleteMessage(id)
-  }
-
-  putWorkflow(record: TenantWorkflow) {
-    this.tx.putWorkflow(record)
-  }
-
-  putConnection(record: StoredChannelConnection) {
-    this.tx.putConnection(record)
-  }
-
-  deleteConnection(id: string) {
-    this.tx.deleteConnection(id)
-  }
 }

@@ -1,3 +1,4 @@
+import { jsonLength } from '../../lib/json-length.ts'
 import type { Steps } from '../../lib/slices.ts'
 import type { TenantState } from '../records.ts'
 import type { StateCounts } from '../store.ts'
@@ -20,7 +21,8 @@ const dataSizes = new WeakMap<TenantData, number>()
 export function recordBytes(record: object): number {
   let bytes = recordSizes.get(record)
   if (bytes === undefined) {
-    bytes = JSON.stringify(record).length * HEAP_BYTES_PER_JSON_CHAR
+    // Its JSON's length, measured without writing the JSON: every write measures the records it puts.
+    bytes = (jsonLength(record) ?? 0) * HEAP_BYTES_PER_JSON_CHAR
     recordSizes.set(record, bytes)
   }
   return bytes
