@@ -10,8 +10,20 @@ export type JournalEntry = AdminSchemas['JournalEntry']
 export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'headers' | 'truncated'> & {
   url: string
   rawHeaders?: readonly string[]
-  /** The records the answer depended on, as they were just before the call, as JSON (docs/behaviour.md §9). */
-  state?: string
+  /** The records the answer depended on, as they were just before the call, as JSON (docs/behaviour.md §9), or kept to be serialized when shown. */
+  state?: string | ProviderState
+}
+
+/**
+ * A call's provider state not yet serialized: the records it read, kept by reference (a record is
+ * never changed in place), so that a journal in memory makes their JSON only when an entry is shown
+ * with its state, rather than on every call.
+ */
+export interface ProviderState {
+  /** `{"<collection>":[<record>,…],…}`. */
+  json(): string
+  /** `json().length`, without making the text. */
+  jsonLength(): number
 }
 
 /** An entry with its call's `state` (JournalCall), as the Pact export reads it. */

@@ -1,7 +1,7 @@
-import type { JournalCall, JournalEntry, JournalFilter, RecordOptions, StatedEntry } from './journal-port.ts'
+import type { JournalCall, JournalEntry, JournalFilter, ProviderState, RecordOptions, StatedEntry } from './journal-port.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { isSecretName, redact } from '../log/redact.ts'
-import { ownCopy, stringBytes } from '../lib/own-string.ts'
+import { ownCopy, STRING_HEADER_BYTES, stringBytes } from '../lib/own-string.ts'
 
 /** Bodies are kept up to this much JSON text, so the journal is bounded in bytes too. */
 export const BODY_LIMIT = 16 * 1024
@@ -38,8 +38,11 @@ export interface Kept {
   readonly requestCut: boolean
   readonly responseCut: boolean
   readonly secret: string | undefined
-  /** The records the answer depended on, as they were before the call (JSON), for the Pact export (docs/behaviour.md §9); '' when past STATE_LIMIT. */
-  readonly state?: string | undefined
+  /**
+   * The records the answer depended on, as they were before the call, for the Pact export
+   * (docs/behaviour.md §9): JSON, or the records themselves until shown (stateText); '' when past STATE_LIMIT.
+   */
+  readonly state?: string | ProviderState | undefined
   /** Its size in memory, texts included, each counted as V8 holds it (one or two bytes a character). */
   readonly bytes: number
 }
@@ -60,10 +63,15 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const requestCut = request !== undefined && request.length !== requestText!.length
   const responseCut = response !== undefined && response.length !== responseText!.length
   // A state past the limit is not kept (cut, it would no longer say what the answer came from): '' marks it.
-  const state = call.state === undefined || call.state.length <= STATE_LIMIT ? call.state : ''
-  const bytes = ENTRY_OVERHEAD_BYTES + [url, headers, note, request, response, state].reduce((sum, text) => sum + (text === undefined ? 0 : stringBytes(text)), 0)
+  const stateLength = typeof call.state === 'object' ? call.state.jsonLength() : call.state?.length
+  const state = stateLength === undefined || stateLength <= STATE_LIMIT ? call.state : ''
+  const textsBytes = textBytes(url) + textBytes(headers) + textBytes(note) + textBytes(request) + textBytes(response)
+  // Records kept by reference are counted at their JSON's length, one byte a character.
+  const bytes = ENTRY_OVERHEAD_BYTES + textsBytes + (typeof state === 'object' ? STRING_HEADER_BYTES + stateLength! : textBytes(state))
   return { id, time, operationId, method, path, url, status, durationMs, violations, note, headers, request, response, requestCut, responseCut, secret, state, bytes }
 }
+
+const textBytes = (text: string | undefined): number => (text === undefined ? 0 : stringBytes(text))
 
 /**
  * The text as kept: its first BODY_LIMIT characters, as a string of its own (a slice, or the
@@ -130,9 +138,12 @@ export function entryOf(kept: Kept): JournalEntry {
 export function statedEntryOf(kept: Kept): StatedEntry {
   const entry: StatedEntry = entryOf(kept)
   if (kept.state === '') entry.truncated = true
-  else if (kept.state !== undefined) entry.state = shown(kept.state, kept.secret)
+  else if (kept.state !== undefined) entry.state = shown(stateText(kept.state), kept.secret)
   return entry
 }
+
+/** A kept state as JSON. */
+export const stateText = (state: string | ProviderState): string => (typeof state === 'string' ? state : state.json())
 
 /**
  * The request's headers by lower-cased name (a repeated one's values joined by `, `), secrets

@@ -1,5 +1,5 @@
 /** A string's header in V8's heap (map, hash, length), rounded up. */
-const STRING_HEADER_BYTES = 16
+export const STRING_HEADER_BYTES = 16
 
 /** Any character past Latin-1: V8 then keeps the string at two bytes a character. */
 const TWO_BYTE = /[^\0-\xff]/

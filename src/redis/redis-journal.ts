@@ -1,6 +1,6 @@
 import type { JournalCall, JournalEntry, JournalFilter, JournalListener, JournalPort, RecordOptions, SubscribeOptions } from '../journal/journal-port.ts'
 import { JournalListeners, MAX_SUBSCRIBERS } from '../journal/journal-listeners.ts'
-import { entryOf, keptOf, selected, shown, statedEntryOf, type Kept } from '../journal/kept-entry.ts'
+import { entryOf, keptOf, selected, shown, stateText, statedEntryOf, type Kept } from '../journal/kept-entry.ts'
 import { isSecretName } from '../log/redact.ts'
 import { subscriberOf, type RedisClient } from './redis-connection.ts'
 import { tenantKeys } from './redis-keys.ts'
@@ -179,7 +179,7 @@ export class RedisJournal implements JournalPort {
  * JSON or header lines already: quoted into the entry's JSON they were escaped character by
  * character on every call, and parsed back on every read.
  */
-type Stored = Omit<Kept, 'id' | 'secret' | 'bytes' | 'headers' | 'request' | 'response'> & { lengths: number[] }
+type Stored = Omit<Kept, 'id' | 'secret' | 'bytes' | 'headers' | 'request' | 'response' | 'state'> & { state?: string; lengths: number[] }
 
 /** The entry as Redis keeps it: its secrets (the idempotency key in bodies, the secret headers' values) already redacted. */
 function storedText(kept: Kept): string {
@@ -192,7 +192,7 @@ function storedText(kept: Kept): string {
   ]
   const stored: Stored = {
     time, operationId, method, path, url, status, durationMs, violations, note, requestCut, responseCut,
-    state: state === undefined ? undefined : shown(state, secret),
+    state: state === undefined ? undefined : shown(stateText(state), secret),
     lengths: texts.map((text) => text?.length ?? -1),
   }
   return `${JSON.stringify(stored)}\n${texts.join('')}`

@@ -64,7 +64,7 @@ export const journal: Step = (call) => {
       note: call.note,
       responseBody: call.answerBody,
       violations: answer.violations,
-      state: call.reads?.json(),
+      state: call.reads?.stated(),
     }, { secret: call.idempotencyKey, responseText: call.answerText })
   } catch (error) {
     // The answer stands: a change it made is stored, and a 500 now would say it was not.
