@@ -1,4 +1,4 @@
-import { applyFaults } from '../../policies/faults/apply-faults.ts'
+import { applyFaults, type FaultOutcome } from '../../policies/faults/apply-faults.ts'
 import type { Call, Step } from './call.ts'
 
 /**
@@ -16,12 +16,12 @@ async function replayOrRecord(call: Call, tenantKey: string, key: string): Promi
 }
 
 /** The `Prefer` header and the fault rules (docs/behaviour.md §6): the answer they force, if any. */
-export const applyFaultRules: Step = (call) => (call.tenantKey === undefined ? undefined : forcedBy(call, call.tenantKey))
-
-async function forcedBy(call: Call, tenantKey: string): Promise<void> {
+export const applyFaultRules: Step = (call) => {
+  const { tenantKey } = call
+  if (tenantKey === undefined) return
   const { operation, policies } = call.run
-  const { faults, delayed, idempotency } = policies!
-  const outcome = await applyFaults({
+  const { faults, delayed } = policies!
+  const outcome = applyFaults({
     operation,
     faults,
     delayed,
@@ -35,11 +35,16 @@ async function forcedBy(call: Call, tenantKey: string): Promise<void> {
     rateLimitReset: call.headers?.['RateLimit-Reset'],
     now: call.now,
   })
+  // In memory, a call neither touches is answered at once: no promise, no microtask.
+  return outcome instanceof Promise ? outcome.then((found) => applyOutcome(call, found)) : applyOutcome(call, outcome)
+}
+
+function applyOutcome(call: Call, outcome: FaultOutcome | undefined): void {
   if (outcome === undefined) return
   // Rare (a Prefer header, a fault rule): a copy here costs the usual call nothing.
   if (outcome.applied !== undefined) call.headers = { ...call.headers, 'Preference-Applied': outcome.applied }
   // A dropped connection answers nothing: the key's record is not kept.
-  if (outcome.answer === 'drop' && call.recording) idempotency.abandon(call.recording)
+  if (outcome.answer === 'drop' && call.recording) call.run.policies!.idempotency.abandon(call.recording)
   call.answer = outcome.answer
 }
 

@@ -12,14 +12,17 @@ export interface Preference {
 
 export const MAX_DELAY_MS = 60_000
 
+/** No preference: shared, as most calls send none. */
+const NONE: Readonly<Preference> = Object.freeze({})
+
 /**
  * `Prefer: code=404, delay=300`. Preferences the mock does not know are ignored, as RFC 7240
  * asks; a known one with a value it cannot honour is a 422 naming it, so that a typo in a test
  * never passes silently (docs/behaviour.md §1.6).
  */
-export function parsePrefer(header: string | undefined, operation: Operation): Preference {
+export function parsePrefer(header: string | undefined, operation: Operation): Readonly<Preference> {
+  if (header === undefined || header.trim() === '') return NONE
   const preference: Preference = {}
-  if (header === undefined || header.trim() === '') return preference
   const problems: string[] = []
   const applied: string[] = []
   for (const part of header.split(/[,;]/)) {
