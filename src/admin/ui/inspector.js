@@ -11,6 +11,7 @@ import { connectionQuery, renderState } from './state-view.js'
 import { CONNECTIONS, INTEGRATIONS, MESSAGES, SUBSCRIBERS, WORKFLOWS } from './tenant-view.js'
 import { renderTenants } from './tenants-view.js'
 import { OPERATIONS } from './operations.js'
+import { notice, status } from './page-lines.js'
 import { throttled } from './throttle.js'
 
 /** However many calls arrive, the tenant is re-read at most this often. */
@@ -243,16 +244,4 @@ function showTab(id) {
   document.querySelector('.searchbar').hidden = id === 'control'
   tables[id]?.filter($('search').value)
   if (session) session.refresh({ now: true })
-}
-
-/** The shown tenant's state: live, flagged fresh, or a stream problem. */
-function status(text, kind = '') {
-  $('status').textContent = text
-  $('status').className = kind
-}
-
-/** The outcome of the last action or read. */
-function notice(text, kind = '') {
-  $('notice').textContent = text
-  $('notice').className = kind
 }
