@@ -1,5 +1,6 @@
 import type { ProviderState } from '../journal/journal-port.ts'
 import { jsonLength } from '../lib/json-length.ts'
+import { measuredJsonLength } from '../store/memory/held-bytes.ts'
 import type { Store } from '../store/store.ts'
 import { CapturingStore, type Collection, type ReadNotes } from './capturing-store.ts'
 
@@ -17,8 +18,9 @@ function recordText(record: object): string {
   return text
 }
 
+/** A record's JSON length: the store measured each record a write put in memory; the rest (the seed's) measured here once. */
 function recordLength(record: object): number {
-  let length = texts.get(record)?.length ?? lengths.get(record)
+  let length = texts.get(record)?.length ?? measuredJsonLength(record) ?? lengths.get(record)
   if (length === undefined) lengths.set(record, (length = jsonLength(record) ?? 0))
   return length
 }

@@ -28,6 +28,12 @@ export function recordBytes(record: object): number {
   return bytes
 }
 
+/** A record's JSON length if the store measured it already (every record a write put in memory), else undefined. */
+export function measuredJsonLength(record: object): number | undefined {
+  const bytes = recordSizes.get(record)
+  return bytes === undefined ? undefined : bytes / HEAP_BYTES_PER_JSON_CHAR
+}
+
 /** What a record replaced frees: its estimate if it was measured as one of a tenant's own, none for a record of the shared seed. */
 export const replacedBytes = (record: object | undefined | null): number => (record ? (recordSizes.get(record) ?? 0) : 0)
 
