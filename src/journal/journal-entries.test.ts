@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { collected, JOURNAL_KINDS, journalsOf, subscribed } from '../../test/helpers/journals.ts'
+import { collected, JOURNAL_KINDS, journalsOf, subscribed, subscriberCall } from '../../test/helpers/journals.ts'
 import { BODY_LIMIT } from './kept-entry.ts'
 import type { JournalCall } from './journal-port.ts'
 
-const call = (responseBody: unknown, url = '/v2/subscribers/s?limit=10&tag=a&tag=b'): JournalCall => ({
-  time: '2026-11-23T10:00:00.000Z',
-  operationId: 'getSubscriber',
-  method: 'GET',
-  path: '/v2/subscribers/s',
-  url,
-  status: 200,
-  durationMs: 1,
-  responseBody,
-})
+const call = (responseBody: unknown, url = '/v2/subscribers/s?limit=10&tag=a&tag=b'): JournalCall => subscriberCall({ responseBody, url })
 const BODY = { data: 'x'.repeat(1000) }
 
 describe.each(JOURNAL_KINDS)('the journal %s: its entries', (kind) => {

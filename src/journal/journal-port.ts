@@ -10,8 +10,8 @@ export type JournalEntry = AdminSchemas['JournalEntry']
 export type JournalCall = Omit<JournalEntry, 'id' | 'query' | 'headers' | 'truncated'> & {
   url: string
   rawHeaders?: readonly string[]
-  /** The records the answer depended on, as they were just before the call, as JSON (docs/behaviour.md §9), or kept to be serialized when shown. */
-  state?: string | ProviderState
+  /** The records the answer depended on, as they were just before the call (docs/behaviour.md §9), serialized when shown. */
+  state?: ProviderState
 }
 
 /**

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { JOURNAL_KINDS, journalsOf } from '../../test/helpers/journals.ts'
+import { JOURNAL_KINDS, journalsOf, stateOf, subscriberCall } from '../../test/helpers/journals.ts'
 import { STATE_LIMIT } from './kept-entry.ts'
 import type { JournalCall } from './journal-port.ts'
 
-const call = (state: string | undefined, responseBody: unknown = { ok: true }): JournalCall => ({
-  time: '2026-11-23T10:00:00.000Z',
-  operationId: 'getSubscriber',
-  method: 'GET',
-  path: '/v2/subscribers/s',
-  url: '/v2/subscribers/s',
-  status: 200,
-  durationMs: 1,
-  responseBody,
-  state,
-})
+const call = (state: string | undefined, responseBody: unknown = { ok: true }): JournalCall =>
+  subscriberCall({ responseBody, ...(state === undefined ? {} : { state: stateOf(state) }) })
 const STATE = JSON.stringify({ subscribers: [{ _id: '64f000000000000000000001', subscriberId: 's' }] })
 
 describe.each(JOURNAL_KINDS)('the journal %s: the records a call read (its Pact provider state)', (kind) => {

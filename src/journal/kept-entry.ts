@@ -63,7 +63,7 @@ export function keptOf(id: number, call: JournalCall, { secret, responseText: se
   const requestCut = request !== undefined && request.length !== requestText!.length
   const responseCut = response !== undefined && response.length !== responseText!.length
   // A state past the limit is not kept (cut, it would no longer say what the answer came from): '' marks it.
-  const stateLength = typeof call.state === 'object' ? call.state.jsonLength() : call.state?.length
+  const stateLength = call.state?.jsonLength()
   const state = stateLength === undefined || stateLength <= STATE_LIMIT ? call.state : ''
   const textsBytes = textBytes(url) + textBytes(headers) + textBytes(note) + textBytes(request) + textBytes(response)
   // Records kept by reference are counted at their JSON's length, one byte a character.

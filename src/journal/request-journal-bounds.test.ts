@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { subscriberCall } from '../../test/helpers/journals.ts'
 import { BODY_LIMIT } from './kept-entry.ts'
 import { RequestJournal, type JournalCall } from './request-journal.ts'
 
-const call = (responseBody: unknown): JournalCall => ({
-  time: '2026-11-23T10:00:00.000Z',
-  operationId: 'getSubscriber',
-  method: 'GET',
-  path: '/v2/subscribers/s',
-  url: '/v2/subscribers/s',
-  status: 200,
-  durationMs: 1,
-  responseBody,
-})
+const call = (responseBody: unknown): JournalCall => subscriberCall({ responseBody })
 const BODY = { data: 'x'.repeat(1000) }
 
 describe('RequestJournal bounds', () => {

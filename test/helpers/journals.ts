@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import type { JournalEvent, JournalListener, JournalPort, SubscribeOptions } from '../../src/journal/journal-port.ts'
+import type { JournalCall, JournalEvent, JournalListener, JournalPort, ProviderState, SubscribeOptions } from '../../src/journal/journal-port.ts'
 import { RedisJournal, type RedisJournalOptions } from '../../src/redis/redis-journal.ts'
 import { RequestJournal } from '../../src/journal/request-journal.ts'
 import { connectRedis, type RedisClient } from '../../src/redis/redis-connection.ts'
@@ -11,6 +11,21 @@ export const JOURNAL_KINDS: readonly JournalKind[] = redisTestsSkipped() ? ['in 
 
 export type TestJournal = JournalPort & { readonly subscribers: number }
 type MakeJournal = (size: number, maxSubscribers?: number) => Promise<TestJournal>
+
+/** A journaled GET of one subscriber, as the journal's unit tests record it, with `fields` over it. */
+export const subscriberCall = (fields: Partial<JournalCall> = {}): JournalCall => ({
+  time: '2026-11-23T10:00:00.000Z',
+  operationId: 'getSubscriber',
+  method: 'GET',
+  path: '/v2/subscribers/s',
+  url: '/v2/subscribers/s',
+  status: 200,
+  durationMs: 1,
+  ...fields,
+})
+
+/** A provider state already written as JSON, as a call's read capture gives it to the journal. */
+export const stateOf = (json: string): ProviderState => ({ json: () => json, jsonLength: () => json.length })
 
 /**
  * A maker of journals of `kind`, for the tests of the calling `describe`: on Redis, each on a
