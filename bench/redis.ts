@@ -12,6 +12,7 @@
  *   npm run bench:redis -- --cluster   # a single Redis against a Redis Cluster, and a failover (redis-cluster.ts)
  *   BENCH_REDIS_CONNECTIONS=20000 BENCH_REDIS_LARGE=100000 npm run bench:redis   # quicker
  *   npm run bench:redis -- --operations   # the five operations alone, with their Redis / memory ratios
+ *   BENCH_KEYED=1 npm run bench:redis -- --operations   # the same, each write with a fresh idempotency key
  */
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, writeTenantsInTurn } from './lib/operations.ts'

@@ -45,6 +45,10 @@ export const WRITE_OPERATIONS = OPERATIONS.filter((op) => op.method !== 'GET')
  * `op` as autocannon sends it, each call numbered by `counter`. With `tenants`, the calls go to
  * tenants `bench-0`… in turn, each tenant's own calls numbered as one tenant's would be.
  */
+const KEYED = process.env.BENCH_KEYED === '1'
+/** Keys of one run differ from another's on the same Redis. */
+const RUN = Date.now().toString(36)
+
 export function requestOf(op: Operation, counter: { n: number }, tenants?: number): autocannon.Request {
   return {
     method: op.method,
@@ -54,7 +58,9 @@ export function requestOf(op: Operation, counter: { n: number }, tenants?: numbe
       const n = tenants === undefined ? call : Math.floor(call / tenants)
       const body = op.body?.(n)
       // A new object each time: autocannon writes the body's Content-Length into it.
-      const headers = tenants === undefined ? { ...HEADERS } : { ...HEADERS, Authorization: `ApiKey bench-${call % tenants}` }
+      const headers: Record<string, string> = tenants === undefined ? { ...HEADERS } : { ...HEADERS, Authorization: `ApiKey bench-${call % tenants}` }
+      // BENCH_KEYED=1: each write with a fresh idempotency key, as the official SDK sends (docs/behaviour.md §4).
+      if (KEYED && op.method !== 'GET') headers['idempotency-key'] = `bench-${RUN}-${call}`
       return { ...req, path: op.path(n), headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
     },
   }

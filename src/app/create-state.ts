@@ -94,7 +94,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
       countsOfSeed: (spec) => seedCounts(spec, seed.integrations.length),
       policyBytes: policyBytes(() => held),
     }))
-  const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const policies = shared?.policiesOver(store) ?? memoryPolicies(config, store, storeFile !== undefined)
   held = policies
   const clocks = tenantClocks(config, policies, store, logger, givenClock ? () => givenClock().getTime() : Date.now)
   // Before the tenant is known (and for answers that name none): the starting clock.

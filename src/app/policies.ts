@@ -5,21 +5,19 @@ import { hashOfKey } from '../log/request-log.ts'
 import { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
-import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
+import { Idempotency } from '../policies/idempotency/idempotency.ts'
+import { RunningKeys, type RunningKeysPort } from '../policies/idempotency/running-keys.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../policies/rate-limit/rate-limiter.ts'
-import type { ClocksPort, KeyRecordsPort, SeedSpec } from '../store/store.ts'
+import { KEY_RECORDS_KEPT, type ClocksPort, type KeyRecordsPort, type SeedSpec } from '../store/store.ts'
 import type { SharedBackend } from '../store/store-backend.ts'
 import type { ServerConfig } from './config.ts'
 import { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import type { ClockSetting } from '../clock/clock-setting.ts'
 
-const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
-
 /** What every call passes through besides the store, each behind its port. */
 export interface Policies {
-  idempotency: IdempotencyPort
+  idempotency: Idempotency
   journal: JournalPort
   faults: FaultRulesPort
   /** Each process's own: the calls it holds for a delay, per tenant. */
@@ -29,11 +27,17 @@ export interface Policies {
   close(): Promise<void>
 }
 
-/** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: KeyRecordsPort | undefined): Policies {
+/**
+ * The idempotency rules over the store's values (`stored`: a store that stores its changes, a
+ * write's record then stored with it), the calls under way marked by `running`.
+ */
+const idempotencyOver = (store: KeyRecordsPort, running: RunningKeysPort, stored: boolean, shared: boolean) =>
+  new Idempotency({ store, running, keep: KEY_RECORDS_KEPT, stored, shared })
+
+/** Each instance's own, in memory; the idempotency records are the store's (with --db, stored). */
+export function memoryPolicies(config: ServerConfig, store: KeyRecordsPort, stored: boolean): Policies {
   return {
-    // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
-    idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
+    idempotency: idempotencyOver(store, new RunningKeys(), stored, false),
     journal: new RequestJournal(config.journalSize),
     faults: new FaultRules(),
     delayed: new DelayedCalls(),
@@ -49,10 +53,10 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policiesOver: (store: KeyRecordsPort) => Policies }> {
   const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
   const { openRedisOn } = await import('../redis/redis-backend.ts')
-  const { RedisIdempotency } = await import('../redis/redis-idempotency.ts')
+  const { RedisRunningKeys } = await import('../redis/redis-running-keys.ts')
   const { RedisFaultRules } = await import('../redis/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
   const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
@@ -60,23 +64,25 @@ export async function redisState(config: ServerConfig, seed: SeedSpec, logger: L
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
-    const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
     const faultVersions = new SeenVersions()
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
     return {
       backend,
-      policies: {
-        idempotency,
-        journal,
-        // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
-        faults: new RedisFaultRules(client, Math.random, faultVersions),
-        delayed: new DelayedCalls(),
-        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
-        close: async () => {
-          idempotency.close()
-          await journal.close()
-        },
+      policiesOver(store) {
+        const idempotency = idempotencyOver(store, new RedisRunningKeys(client), true, true)
+        return {
+          idempotency,
+          journal,
+          // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
+          faults: new RedisFaultRules(client, Math.random, faultVersions),
+          delayed: new DelayedCalls(),
+          rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
+          close: async () => {
+            idempotency.close()
+            await journal.close()
+          },
+        }
       },
     }
   } catch (error) {
@@ -104,7 +110,7 @@ export function policyBytes(policies: () => Policies | undefined) {
   return {
     total: () => {
       const held = policies()
-      return (held?.faults.heldBytes ?? 0) + (held?.idempotency.heldBytes ?? 0)
+      return held?.faults.heldBytes ?? 0
     },
     of: (tenant: string) => policies()?.faults.bytesOf?.(tenant) ?? 0,
   }

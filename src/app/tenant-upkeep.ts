@@ -3,23 +3,19 @@ import { hashOfKey } from '../log/request-log.ts'
 import type { StoreKind } from '../store/store.ts'
 import type { Policies } from './policies.ts'
 
-/** What goes with a released tenant: its policies' state (its clock goes, or stays, with its value in the store). */
-export type Upkeep = Pick<Policies, 'idempotency' | 'journal' | 'faults' | 'rateLimiter'>
+/** What goes with a released tenant: its policies' state (its clock and idempotency records go, or stay, with its value in the store). */
+export type Upkeep = Pick<Policies, 'journal' | 'faults' | 'rateLimiter'>
 
-/**
- * A tenant's fault rules, journal, idempotency records and bucket cleared: what a reset clears
- * besides its records (docs/behaviour.md §3); with `keepKeys`, its idempotency records stay.
- */
-export async function cleanPolicies(policies: Upkeep, tenant: string, keepKeys = false): Promise<void> {
-  const { idempotency, journal, faults, rateLimiter } = policies
-  await Promise.all([faults.clear(tenant), journal.clear(tenant), rateLimiter.refill(tenant), keepKeys || idempotency.forget(tenant)])
+/** A tenant's fault rules, journal and bucket cleared: what a reset clears besides its value (docs/behaviour.md §3). */
+export async function cleanPolicies(policies: Upkeep, tenant: string): Promise<void> {
+  const { journal, faults, rateLimiter } = policies
+  await Promise.all([faults.clear(tenant), journal.clear(tenant), rateLimiter.refill(tenant)])
 }
 
 /**
  * What goes with a tenant the store releases, per the table of docs/behaviour.md §3: in memory
- * everything; with --db the journal, fault rules and bucket (its idempotency records stay, stored);
- * with --redis nothing (all of it is in Redis). A tenant deleted (expired, or reset with all) takes
- * its idempotency records along. The log names it by its hash.
+ * everything; with --db the journal, fault rules and bucket (its value, idempotency records
+ * included, stays stored); with --redis nothing (all of it is in Redis). The log names it by its hash.
  */
 export function onRelease(kind: StoreKind, logger: Logger, policies: () => Upkeep | undefined) {
   return (tenant: string, { deleted }: { deleted: boolean }): void => {
@@ -27,7 +23,7 @@ export function onRelease(kind: StoreKind, logger: Logger, policies: () => Upkee
     else logger.info('tenant deleted', { tenant: hashOfKey(tenant), store: kind })
     const held = policies()
     if (!held || kind === 'redis' || kind === 'redis-cluster') return
-    cleanPolicies(held, tenant, kind === 'sqlite' && !deleted).catch((error: unknown) =>
+    cleanPolicies(held, tenant).catch((error: unknown) =>
       logger.warn('a released tenant could not be cleared', { tenant: hashOfKey(tenant), error: String(error) }),
     )
   }

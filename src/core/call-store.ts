@@ -5,14 +5,21 @@ import { checkedAnswer, type ResponseCheck } from './response-check.ts'
 
 /**
  * The store as a call's handler sees it: a change's result is checked before it commits, and in a
- * keyed call the change is stored with the call's idempotency record.
+ * keyed call the change is stored with the call's idempotency record, and first `guard` checks
+ * the tenant's value as it stands (a record of the key another process stored answers the call).
  */
-export function callStore(store: Store, check: ((result: unknown) => void) | undefined, recordOf: ((result: unknown) => KeyedWrite) | undefined): Store {
+export function callStore(
+  store: Store,
+  check: ((result: unknown) => void) | undefined,
+  recordOf: ((result: unknown) => KeyedWrite) | undefined,
+  guard?: (() => void) | undefined,
+): Store {
   const seen: Store = Object.create(store) as Store
   seen.transact = (tenant, work) =>
     store.transact(
       tenant,
       (tx) => {
+        guard?.()
         const result = work(tx)
         check?.(result)
         return result

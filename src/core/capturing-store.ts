@@ -90,8 +90,16 @@ export class CapturingStore implements Store {
     return this.store.keepKeyRecord(...args)
   }
 
-  savedKeyRecords() {
-    return this.store.savedKeyRecords()
+  keyRecordOf(...args: Parameters<Store['keyRecordOf']>) {
+    return this.store.keyRecordOf(...args)
+  }
+
+  heldKeyRecord(...args: Parameters<Store['heldKeyRecord']>) {
+    return this.store.heldKeyRecord(...args)
+  }
+
+  restampKeyRecords(...args: Parameters<Store['restampKeyRecords']>) {
+    return this.store.restampKeyRecords(...args)
   }
 
   keepClock(...args: Parameters<Store['keepClock']>) {

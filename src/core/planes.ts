@@ -1,5 +1,5 @@
 import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
-import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
+import type { Idempotency } from '../policies/idempotency/idempotency.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
 import type { DelayedCalls } from '../policies/faults/delayed-calls.ts'
@@ -23,7 +23,7 @@ export interface CoreState extends ResponseCheck {
 
 /** What a call of the API passes through besides the store (docs/behaviour.md §1.3, §4, §5). */
 export interface CallPolicies {
-  idempotency: IdempotencyPort
+  idempotency: Idempotency
   journal: JournalPort
   rateLimiter: RateLimitPort
   faults: FaultRulesPort

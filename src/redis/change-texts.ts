@@ -1,4 +1,5 @@
 import type { Change, OverlayRow } from '../store/store-backend.ts'
+import type { KeyRecord } from '../store/store.ts'
 
 /** A change listed as `reload`: the instances behind it read the tenant again. */
 export const RELOAD = 'reload'
@@ -24,3 +25,7 @@ export function listedRows({ type, tenant, rows }: Change & { rows: readonly Ove
 
 /** A row as the write scripts take it: its field, what becomes of its place, and its record's JSON (`record`, made already). */
 export const rowArguments = ({ kind, id, seq }: OverlayRow, record: string): string[] => [`${kind} ${id}`, seq === undefined ? 'keep' : seq > 0 ? 'new' : '0', record]
+
+/** An idempotency record as the tenant's `key-records` hash keeps it: its expiry last, where the scripts find it (redis-scripts.ts). */
+export const keyRecordJson = ({ key, method, path, print, status, answer, expiresAt }: KeyRecord): string =>
+  JSON.stringify({ key, method, path, print, status, answer, expiresAt })

@@ -3,16 +3,15 @@ import { clockFromText } from '../clock/clock-setting.ts'
 import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
 import { stageRows } from './staged-rows.ts'
 import { randomUUID } from 'node:crypto'
-import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import { STEPPED_ROWS, type OverlayRow, type SharedBackend, type TenantUpdate } from '../store/store-backend.ts'
-import { StoreFileError, type SeedSpec } from '../store/store.ts'
+import { STEPPED_ROWS, type Change, type OverlayRow, type SharedBackend, type TenantUpdate } from '../store/store-backend.ts'
+import { KEY_RECORDS_KEPT, StoreFileError, type SeedSpec } from '../store/store.ts'
 import { confirmedWrites } from './redis-wait.ts'
 import { answersPing, bulkConnectionOf, connectRedis, modeOf, redactedUrl, type RedisClient } from './redis-connection.ts'
 import { GLOBAL_KEYS, tenantKeys, type TenantKeys } from './redis-keys.ts'
 import { deleteTenants } from './redis-drop-tenants.ts'
 import { LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
 import { defineScripts } from './redis-define-scripts.ts'
-import { listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
+import { keyRecordJson, listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
 const { tenants: TENANTS_KEY, seed: SEED_KEY, called: CALLED_KEY } = GLOBAL_KEYS
 /** Tenants listed as called per ZADD. */
@@ -27,16 +26,15 @@ type Argument = string | number | readonly (string | number)[]
 
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis), on each connection. */
 const SCRIPTS = {
-  novuWrite: { numberOfKeys: 6, lua: WRITE },
-  novuPuts: { lua: PUTS },
-  novuSince: { numberOfKeys: 5, lua: SINCE },
+  novuWrite: { numberOfKeys: 8, lua: WRITE },
+  novuPuts: { numberOfKeys: 5, lua: PUTS },
+  novuSince: { numberOfKeys: 7, lua: SINCE },
   novuStage: { numberOfKeys: 2, lua: STAGE },
 } as const
 
 interface Scripts {
   novuWrite(...args: Argument[]): Promise<number>
-  /** The number of keys first: a put's idempotency record is a key of its own. */
-  novuPuts(keys: number, ...args: Argument[]): Promise<number>
+  novuPuts(...args: Argument[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
   novuStage(meta: string, staged: string, ttlMs: number, args: readonly string[]): Promise<number>
 }
@@ -108,7 +106,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     await stageRows((key, ttlMs, args) => scripts.novuStage(keys.meta, key, ttlMs, args), staged, rows)
     const fields = new Set(rows.map(({ kind, id }) => `${kind} ${id}`)).size
     const answer = await confirmed(keys.meta, (pipeline) =>
-      queued(pipeline).novuWrite(keys.meta, keys.rows, keys.log, keys.snapshots, keys.snapshotAt, staged, version, LOG_LENGTH, 'replaceStaged', RELOAD, '', '', fields, []),
+      queued(pipeline).novuWrite(keys.meta, keys.rows, keys.log, keys.snapshots, keys.snapshotAt, staged, keys.keyRecords, keys.keyOrder, version, LOG_LENGTH, 'replaceStaged', RELOAD, '', '', fields, []),
     )
     if (answer !== -1) return answer
     client.unlink(staged).catch(() => undefined) // else it expires
@@ -119,7 +117,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     kind: modeOf(client),
     reachable: () => answersPing(client),
     // Nothing is read at the start: each tenant is read when first served.
-    load: async () => ({ tenants: new Map(), maxSeq: 0, keyRecords: [] }),
+    load: async () => ({ tenants: new Map(), maxSeq: 0 }),
 
     // Only call times come this way (tenant-expiry.ts); every other change goes through writeAt.
     async write(changes) {
@@ -145,7 +143,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       await listTenant(tenant, version)
       const keys = tenantKeys(tenant)
       if (change.type === 'replace' && change.rows.length >= STEPPED_ROWS) return replaceStaged(keys, version, change.rows)
-      const name = 'name' in change ? change.name : ''
+      const name = 'name' in change ? change.name : change.type === 'keyRecord' ? change.record.key : ''
       const records = 'rows' in change ? recordTexts(change.rows) : []
       const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuWrite(
         keys.meta,
@@ -154,14 +152,16 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         keys.snapshots,
         keys.snapshotAt,
         `${keys.snap}${name}`,
+        keys.keyRecords,
+        keys.keyOrder,
         version,
         LOG_LENGTH,
         change.type,
         'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
-        change.type === 'saveSnapshot' ? change.createdAt : '',
-        change.type === 'createTenant' ? JSON.stringify(change.seed) : change.type === 'clock' && change.clock !== undefined ? JSON.stringify(change.clock) : '',
-        'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : [],
+        change.type === 'saveSnapshot' ? change.createdAt : change.type === 'restampKeyRecords' ? change.expiresAt : '',
+        thirdArgument(change),
+        'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : change.type === 'keyRecord' ? [change.keep] : [],
       ))
       return answer === -1 ? 'conflict' : answer
     },
@@ -169,19 +169,21 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     async putsAt(tenant, version, puts) {
       await listTenant(tenant, version)
       const keys = tenantKeys(tenant)
-      const recordKeys = puts.map(({ record }) => (record ? keyRecordKey(tenant, record.key) : keys.meta))
-      const args = puts.flatMap(({ rows, record }) => {
+      const args = puts.flatMap(({ rows, record, keep }) => {
         const records = recordTexts(rows)
-        return [listedRows({ type: 'put', tenant, rows }, records, listedChange), record ? keyRecordJson(record) : '', rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
+        const keyed = record ? [keyRecordJson(record), record.key, keep ?? KEY_RECORDS_KEPT] : ['', '', 0]
+        return [listedRows({ type: 'put', tenant, rows }, records, listedChange), ...keyed, rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
       })
-      const answer = await confirmed(keys.meta, (pipeline) => queued(pipeline).novuPuts(3 + puts.length, keys.meta, keys.rows, keys.log, recordKeys, version, LOG_LENGTH, args))
+      const answer = await confirmed(keys.meta, (pipeline) =>
+        queued(pipeline).novuPuts(keys.meta, keys.rows, keys.log, keys.keyRecords, keys.keyOrder, version, LOG_LENGTH, JSON.stringify(tenant), listedChange, args),
+      )
       return answer === -1 ? 'conflict' : answer
     },
 
     async since(tenant, version) {
       const keys = tenantKeys(tenant)
       const ask = async (held: number, via = scripts, most: number | '' = STEPPED_ROWS) =>
-        updateOf(await via.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, held, keys.snap, most))
+        updateOf(await via.novuSince(keys.meta, keys.log, keys.rows, keys.snapshots, keys.snapshotAt, keys.keyRecords, keys.keyOrder, held, keys.snap, most))
       const whole = async (held: number): Promise<TenantUpdate> => {
         const update = await ask(held)
         if (update === RELOAD) return whole(-1)
@@ -206,4 +208,11 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       await Promise.all([client, opened?.connection].map((each) => each?.quit().catch(() => each.disconnect())))
     },
   }
+}
+
+/** WRITE's seventh argument: a created tenant's seed, a clock, or an idempotency record, as JSON. */
+function thirdArgument(change: Change): string {
+  if (change.type === 'createTenant') return JSON.stringify(change.seed)
+  if (change.type === 'clock') return change.clock === undefined ? '' : JSON.stringify(change.clock)
+  return change.type === 'keyRecord' ? keyRecordJson(change.record) : ''
 }

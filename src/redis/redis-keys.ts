@@ -1,7 +1,7 @@
 /**
  * Every key novu-mock writes in Redis, named here and nowhere else; only src/redis/ imports this
  * file (a rule of `npm run lint:layers`). What each key holds is told beside the code that writes
- * it (redis-scripts.ts, redis-key-records.ts, redis-fault-scripts.ts, redis-journal.ts,
+ * it (redis-scripts.ts, redis-running-keys.ts, redis-fault-scripts.ts, redis-journal.ts,
  * redis-rate-limiter.ts).
  */
 
@@ -33,7 +33,7 @@ export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffe
 export function tenantKeys(tenant: string) {
   const base = tenantKeyBase(tenant)
   return {
-    // The tenant's value: its records and clock (redis-scripts.ts).
+    // The tenant's value: its records, clock and idempotency records (redis-scripts.ts).
     meta: `${base}meta`,
     rows: `${base}rows`,
     log: `${base}log`,
@@ -43,10 +43,11 @@ export function tenantKeys(tenant: string) {
     snap: `${base}snap:`,
     /** + an id: a large replace's rows, staged in steps. */
     staged: `${base}staged:`,
-    /** + an idempotency key: that key's record (redis-key-records.ts). */
-    keyRecord: `${base}key:`,
-    /** Sorted set of the tenant's idempotency keys, oldest first. */
+    // Its finished idempotency records, part of its value (redis-scripts.ts): key → record, and the keys by expiry.
+    keyRecords: `${base}key-records`,
     keyOrder: `${base}keys`,
+    /** + an idempotency key: the marker of that key's call under way (redis-running-keys.ts). */
+    running: `${base}key:`,
     // The fault rules (redis-fault-scripts.ts): their hash (`v` is their version) and their order.
     faults: `${base}faults`,
     faultOrder: `${base}fault-order`,

@@ -1,4 +1,5 @@
-import { KEEP_RECORD } from './redis-key-records.ts'
+import { RETENTION_MS } from '../policies/idempotency/key-rules.ts'
+import { RELOAD } from './change-texts.ts'
 
 /**
  * The Lua scripts of the Redis backend (redis-backend.ts). Each runs atomically in Redis, so a
@@ -14,6 +15,9 @@ import { KEEP_RECORD } from './redis-key-records.ts'
  *   snap:NAME hash: a snapshot's rows, as `rows`
  *   staged:ID hash: a large replace's rows, written in steps (STAGE) before one script makes them
  *             `rows`; it expires unless made so (a process stopped half-way)
+ *   key-records hash: idempotency key → its finished record (keyRecordJson); `keys` sorted set: the
+ *             keys, oldest first (scored by meta's counter `keys`). Kept: the tenant's newest
+ *             `keep`, none of the oldest expired at the time of the latest one stored.
  */
 
 /** Changes kept per tenant for processes behind it to replay; one further behind reloads the tenant. */
@@ -36,18 +40,44 @@ end
 `
 
 /**
+ * Lua, with `meta`, `keyRecords` and `keyOrder` the tenant's: keeps a finished idempotency record
+ * (its JSON ends with its `expiresAt`, keyRecordJson) as its key's newest; drops the oldest past
+ * the tenant's `keep`, and the oldest ones expired at the tenant's time then (a day before the new
+ * record's expiry), which are the first to expire: a record's expiry never falls behind an older one's.
+ */
+const KEEP_KEY_RECORD = `
+local function expiryOf(json) return tonumber(string.match(json or '', '"expiresAt":(-?%d+)}$') or '0') end
+local function keepKeyRecord(key, json, keep)
+  redis.call('HSET', keyRecords, key, json)
+  redis.call('ZADD', keyOrder, redis.call('HINCRBY', meta, 'keys', 1), key)
+  local now, over = expiryOf(json) - ${RETENTION_MS}, redis.call('ZCARD', keyOrder) - tonumber(keep)
+  while true do
+    local oldest = redis.call('ZRANGE', keyOrder, 0, 0)[1]
+    if oldest == nil or oldest == key then break end
+    if over <= 0 and expiryOf(redis.call('HGET', keyRecords, oldest)) > now then break end
+    redis.call('HDEL', keyRecords, oldest)
+    redis.call('ZREM', keyOrder, oldest)
+    over = over - 1
+  end
+end
+`
+
+/**
  * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (the staged rows for
- * `replaceStaged`, or any key of the tenant). ARGV: version held, log length, change type (or
- * `replaceStaged`), change JSON, snapshot name, createdAt, seed JSON (for `replaceStaged`: the
- * number of fields staged; for `clock`: the clock's JSON, '' for none), then per row: field,
- * seq, record JSON (PUT_ROW).
+ * `replaceStaged`, or any key of the tenant), key-records, keys. ARGV: version held, log length,
+ * change type (or `replaceStaged`), change JSON, snapshot name (for `keyRecord`: its key),
+ * createdAt (for `restampKeyRecords`: the records' new expiry), seed JSON (for
+ * `replaceStaged`: the number of fields staged; for `clock`: the clock's JSON, '' for none; for
+ * `keyRecord`: the record's JSON, then the records kept), then per row: field, seq, record JSON
+ * (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
-local meta, rows, log, snapshots, snapshotAt, snapshotRows = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local meta, rows, log, snapshots, snapshotAt, snapshotRows, keyRecords, keyOrder = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
 local kind, name = ARGV[3], ARGV[5]
 ${PUT_ROW}
+${KEEP_KEY_RECORD}
 local function putRows()
   for i = 8, #ARGV, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
 end
@@ -80,6 +110,15 @@ elseif kind == 'createTenant' then
   redis.call('HSET', meta, 'seed', ARGV[7])
 elseif kind == 'clock' then
   if ARGV[7] == '' then redis.call('HDEL', meta, 'clock') else redis.call('HSET', meta, 'clock', ARGV[7]) end
+elseif kind == 'keyRecord' then
+  keepKeyRecord(name, ARGV[7], ARGV[8])
+elseif kind == 'restampKeyRecords' then
+  for _, key in ipairs(redis.call('ZRANGE', keyOrder, 0, -1)) do
+    local held = redis.call('HGET', keyRecords, key)
+    if held then redis.call('HSET', keyRecords, key, (string.gsub(held, '"expiresAt":-?%d+}$', '"expiresAt":' .. ARGV[6] .. '}'))) end
+  end
+elseif kind == 'forgetKeyRecords' then
+  redis.call('UNLINK', keyRecords, keyOrder)
 elseif kind == 'saveSnapshot' then
   copy(rows, snapshotRows)
   redis.call('LREM', snapshots, 0, name)
@@ -100,41 +139,49 @@ return v
 
 /**
  * The puts of several transactions of a tenant, in order, as one unit: all stored, each with the
- * idempotency record of the call that made it, or none (the tenant past the version held).
- * KEYS: meta, rows, log, then per put the key of its idempotency record (or meta, for none).
- * ARGV: version held, log length, then per put: its change JSON for the log, its record's JSON
- * (or ''), its number of rows, and per row: field, seq, record JSON (PUT_ROW).
+ * idempotency record of the call that made it, or none (the tenant past the version held). A
+ * record is listed as a `keyRecord` change of its own after its put's (or `reload`, when longer
+ * than the changes listed as they are).
+ * KEYS: meta, rows, log, key-records, keys. ARGV: version held, log length, the tenant's JSON, the
+ * longest record listed, then per put: its change JSON for the log, its record's JSON (or ''), the
+ * record's key and the records kept, its number of rows, and per row: field, seq, record JSON (PUT_ROW).
  * Answers the new version, or -1.
  */
 export const PUTS = `
-local meta, rows, log = KEYS[1], KEYS[2], KEYS[3]
+local meta, rows, log, keyRecords, keyOrder = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then return -1 end
 ${PUT_ROW}
-local at, v = 3, 0
-for put = 4, #KEYS do
-  local listed, record, count = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
-  at = at + 3
+${KEEP_KEY_RECORD}
+local at, v = 5, 0
+while at <= #ARGV do
+  local listed, record, key, keep, count = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+  at = at + 5
   for i = at, at + 3 * count - 1, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
   at = at + 3 * count
-  if record ~= '' then
-${KEEP_RECORD('KEYS[put]', 'record')}
-  end
   v = redis.call('HINCRBY', meta, 'v', 1)
   redis.call('RPUSH', log, v .. '\\n' .. listed)
+  if record ~= '' then
+    keepKeyRecord(key, record, keep)
+    v = redis.call('HINCRBY', meta, 'v', 1)
+    local entry = '${RELOAD}'
+    if #record <= tonumber(ARGV[4]) then entry = '{"type":"keyRecord","tenant":' .. ARGV[3] .. ',"record":' .. record .. ',"keep":' .. keep .. '}' end
+    redis.call('RPUSH', log, v .. '\\n' .. entry)
+  end
 end
 redis.call('LTRIM', log, -tonumber(ARGV[2]), -1)
 return v
 `
 
 /**
- * KEYS: meta, log, rows, snapshots, snapshot-at. ARGV: version held (-1: none), the snapshots' key
+ * KEYS: meta, log, rows, snapshots, snapshot-at, key-records, keys. ARGV: version held (-1: none), the snapshots' key
  * prefix, the most rows (its own and its snapshots') a whole tenant is answered with ('': any).
  * Answers {v} when the version held is current; {v, 'changes', entry…} with the log's entries past
  * it; {0, 'none'} for a tenant without state; {v, 'large'} for one of more rows than asked; else
- * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or ''}.
+ * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or '', {record JSON…}} (the
+ * idempotency records, oldest first).
  */
 export const SINCE = `
-local meta, log, rows, snapshots, snapshotAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local meta, log, rows, snapshots, snapshotAt, keyRecords, keyOrder = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local v = tonumber(redis.call('HGET', meta, 'v') or '0')
 local held = tonumber(ARGV[1])
 if v == held then return {v} end
@@ -156,7 +203,12 @@ local saved = {}
 for _, name in ipairs(names) do
   table.insert(saved, {name, redis.call('HGET', snapshotAt, name), redis.call('HGETALL', ARGV[2] .. name)})
 end
-return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, redis.call('HGET', meta, 'clock') or ''}
+local records = {}
+for _, key in ipairs(redis.call('ZRANGE', keyOrder, 0, -1)) do
+  local record = redis.call('HGET', keyRecords, key)
+  if record then table.insert(records, record) end
+end
+return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, redis.call('HGET', meta, 'clock') or '', records}
 `
 
 /**

@@ -1,5 +1,6 @@
 import { inSlices, type Steps } from '../lib/slices.ts'
 import type { Change, OverlayRow, RecordKind, SavedSnapshot, TenantSeed, TenantUpdate } from '../store/store-backend.ts'
+import type { KeyRecord } from '../store/store.ts'
 import { RELOAD } from './change-texts.ts'
 import { clockFromText } from '../clock/clock-setting.ts'
 
@@ -19,11 +20,15 @@ export async function updateOf([version, form, ...rest]: SinceAnswer): Promise<T
     const entries = (rest as string[]).map((entry) => entry.slice(entry.indexOf('\n') + 1))
     return entries.includes(RELOAD) ? RELOAD : { version, changes: entries.map((entry) => JSON.parse(entry) as Change) }
   }
-  const [seed, rows, snapshots, clockText] = rest as [string, string[], [string, string, string[]][], string]
+  const [seed, rows, snapshots, clockText, keyRecords = []] = rest as [string, string[], [string, string, string[]][], string, string[]?]
   const saved: SavedSnapshot[] = []
   for (const [name, createdAt, snapshotRows] of snapshots) saved.push({ name, createdAt, rows: await rowsOf(snapshotRows) })
   const clock = clockText ? clockFromText(clockText) : undefined
-  return { version, tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: await rowsOf(rows), snapshots: saved, ...(clock === undefined ? {} : { clock }) } }
+  const records = keyRecords.map((json) => JSON.parse(json) as KeyRecord)
+  return {
+    version,
+    tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: await rowsOf(rows), snapshots: saved, ...(clock === undefined ? {} : { clock }), keyRecords: records },
+  }
 }
 
 /** A rows hash, as HGETALL lists it (field, value, field, value…), parsed in slices: a 50 MB state's took 0.2 s. */

@@ -8,7 +8,7 @@ import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData,
 import { TenantMemory } from './memory/tenant-memory.ts'
 import { snapshotMethods } from './snapshot-methods.ts'
 import { importStateMethod } from './import-state.ts'
-import { keptRecords } from './kept-records.ts'
+import { keyRecordMethods } from './key-record-methods.ts'
 import { clockMethods } from './clock-methods.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
@@ -201,6 +201,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
         const seed = await memory.seedOf(tenant)
         await persist({ type: 'replace', tenant, rows: [] }, undefined, { type: 'forgetKeyRecords', tenant })
         memory.apply(tenant, seed)
+        memory.keys.forget(tenant)
       })
     },
 
@@ -224,9 +225,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     ...snapshots,
 
     released: () => registry.released,
-
     memory: budgeted.memory,
-
     makeRoom: budgeted.makeRoom,
 
     async tenants() {
@@ -235,7 +234,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
       return [...held, ...elsewhere.map(({ tenant, created }) => ({ key: tenant, calls: 0, kept: true, created }))]
     },
 
-    ...keptRecords(persist, saved),
+    ...keyRecordMethods({ memory, source, shared: isShared(backend), stored: backend !== undefined, serialized, holdForChange, changing, persist }),
     ...clocks.port,
 
     health: () => healthOf(backend),

@@ -18,8 +18,9 @@ export interface BudgetParts {
  * in flight and no change under way, never the one asking.
  */
 export function memoryBudget({ memory, budget, policyBytes, idle, release }: BudgetParts) {
-  const used = (): number => memory.heldBytes + (policyBytes?.total() ?? 0)
-  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + (policyBytes?.of(tenant) ?? 0)
+  // A tenant's idempotency records are part of its value: counted with it, released with it.
+  const used = (): number => memory.heldBytes + memory.keys.bytes + (policyBytes?.total() ?? 0)
+  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + memory.keys.bytesOf(tenant) + (policyBytes?.of(tenant) ?? 0)
 
   /** Room for `bytes` more held for `tenant`; throws LargerThanBudget, or MemoryBudgetExceeded when no release makes room. */
   const makeRoom = (tenant: string, bytes: number, what: string): void => {

@@ -80,6 +80,8 @@ export type Change =
   | { type: 'clock'; tenant: string; clock: KeptClock | undefined }
   /** The tenant's idempotency records are gone (a reset). */
   | { type: 'forgetKeyRecords'; tenant: string }
+  /** Every idempotency record of the tenant now expires at `expiresAt` (its clock went back). */
+  | { type: 'restampKeyRecords'; tenant: string; expiresAt: number }
   /** The tenant was called at `at` (ms since the epoch): what `--tenant-ttl` counts from. */
   | { type: 'touch'; tenant: string; at: number }
 
@@ -97,6 +99,8 @@ export interface SavedTenant {
   snapshots: SavedSnapshot[]
   /** Its clock, where one is kept (a shared backend's; the --db file's are SavedStore's `clocks`). */
   clock?: KeptClock
+  /** Its finished idempotency records, oldest first (a tenant read whole or alone; none: none kept). */
+  keyRecords?: KeyRecord[]
 }
 
 export interface SavedStore {
@@ -104,8 +108,6 @@ export interface SavedStore {
   tenants: Map<string, SavedTenant>
   /** The largest seq stored, 0 when none. */
   maxSeq: number
-  /** Unexpired idempotency records, oldest first. */
-  keyRecords: { tenant: string; record: KeyRecord }[]
   /** The tenants' clocks, where one was set (a backend that keeps none leaves it out). */
   clocks?: Map<string, KeptClock>
 }
@@ -116,8 +118,8 @@ export interface SavedStore {
  * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
- * are those of StoreBackend, rows and clock and all; idempotency records are the Redis adapter's
- * of the records' port (policies/idempotency), but for one stored with its write (`putsAt`).
+ * are those of StoreBackend, rows, clock and idempotency records and all; a record made by a
+ * write is stored with it (`putsAt`).
  * A tenant's transactions that arrive while one is being stored are stored together next
  * (`putsAt`): one script for many writes.
  */
@@ -143,6 +145,8 @@ export interface SharedBackend extends StoreBackend {
 export interface SharedPut {
   rows: readonly OverlayRow[]
   record?: KeyRecord | undefined
+  /** With a record: the tenant keeps its newest `keep`. */
+  keep?: number | undefined
 }
 
 export type TenantUpdate =
@@ -153,7 +157,7 @@ export type TenantUpdate =
 export const isShared = (backend: StoreBackend | undefined): backend is SharedBackend => backend !== undefined && 'writeAt' in backend
 
 /** What a store without a backend loads at the start. */
-export const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0, keyRecords: [] }
+export const NOTHING_SAVED: SavedStore = { tenants: new Map(), maxSeq: 0 }
 
 /**
  * The store's health, never a failure: a store that answers PING but not a read (a Redis Cluster

@@ -156,12 +156,27 @@ export interface SnapshotsPort {
   deleteSnapshot(tenant: string, name: string): Promise<SnapshotInfo | undefined>
 }
 
-/** Where the idempotency policy makes its finished records durable, and reads them back at the start. */
+/** Idempotency records a tenant keeps at most: its newest (docs/behaviour.md §4). */
+export const KEY_RECORDS_KEPT = 1000
+
+/**
+ * The tenants' finished idempotency records (docs/behaviour.md §4): each is part of its tenant's
+ * value, changed as a change of the tenant (or with the write it records: RecordsPort's
+ * `transact`) and stored as its records are. A call under way is not here: its in-flight marker
+ * is per call, beside the value (policies/idempotency).
+ */
 export interface KeyRecordsPort {
-  /** Makes a finished idempotency record durable, keeping the tenant's newest `keep` (in memory: nothing to do). */
-  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): Promise<void>
-  /** The idempotency records kept by an earlier run, oldest first, to be taken back into memory. */
-  savedKeyRecords(): Iterable<{ tenant: string; record: KeyRecord }>
+  /**
+   * The tenant's record of `key`, expired or not (its clock says): at once when held in this
+   * process; with a shared backend, after the sync its call's opening sent.
+   */
+  keyRecordOf(tenant: string, key: string): MaybePromise<KeyRecord | undefined>
+  /** The same, as memory holds it now: inside a transaction, over the tenant's records as they stand. */
+  heldKeyRecord(tenant: string, key: string): KeyRecord | undefined
+  /** Keeps a finished record (the tenant's newest `keep` stay): a change of the tenant, stored before it holds; in memory alone, at once. */
+  keepKeyRecord(tenant: string, record: KeyRecord, keep: number): MaybePromise<void>
+  /** Every record of the tenant now expires at `expiresAt` (its clock went back, docs/behaviour.md §8): a change of the tenant. */
+  restampKeyRecords(tenant: string, expiresAt: number): MaybePromise<void>
 }
 
 /**

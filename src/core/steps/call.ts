@@ -1,7 +1,7 @@
 import type { Answer } from '../../answer/answer.ts'
 import type { Operation } from '../../contract/operation.ts'
 import type { PendingTime } from '../../policies/clock/tenant-clocks.ts'
-import type { Recording } from '../../policies/idempotency/idempotency-port.ts'
+import type { Recording } from '../../policies/idempotency/idempotency.ts'
 import type { Handler } from '../../resources/operation-context.ts'
 import { idempotencyKeyOf, requestLineOf, type CallRequest, type RequestLine } from '../call-request.ts'
 import type { ResponseValidation } from '../response-check.ts'

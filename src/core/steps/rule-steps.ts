@@ -40,6 +40,7 @@ export const runRule: Step = async (call) => {
 function storeOf(call: Call): Store {
   const { operation, state, policies } = call.run
   const recordOf = call.recording && policies?.idempotency.recordOfWrite(call.recording, operation.successStatus)
+  const guard = call.recording && policies?.idempotency.guardOf(call.recording)
   const check = state.mode === 'strict' ? (result: unknown) => void (call.checked = checkedBeforeCommit(operation, result, call.line.url, call)) : undefined
-  return check || recordOf ? callStore(state.store, check, recordOf) : state.store
+  return check || recordOf || guard ? callStore(state.store, check, recordOf, guard) : state.store
 }

@@ -1,149 +1,146 @@
-import { Lru } from '../../lib/lru.ts'
+import { AnsweredOtherwise } from '../../answer/answer.ts'
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
 import type { KeyedWrite, KeyRecord, KeyRecordsPort } from '../../store/store.ts'
-import type { IdempotencyPort, KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
-import { KeyRecords, type ByteCount } from './key-records.ts'
+import type { Fingerprint, RunningCall, RunningKeysPort } from './running-keys.ts'
 import { answerBody, answerText, bodyPrint, checkKeyLength, isReplayed, keyInProgress, keyReused, RETENTION_MS } from './key-rules.ts'
 
-export interface IdempotencyLimits {
-  /** Keys kept per tenant: the most recent ones. */
-  maxPerTenant: number
-  /** Over all tenants: the records of the tenant written least recently go first. */
-  maxBytes: number
+/** What a key's fingerprint is made of: method, path and the body's bytes as sent (docs/behaviour.md §4). */
+export interface KeyedRequest {
+  method: string
+  path: string
+  body: Buffer | undefined
 }
 
-/**
- * This adapter's open record: the tenant's records and the record's id, so that closing it needs no
- * lookup. Every Recording handed back here is one this adapter opened, so it reads its own fields.
- */
-interface OpenRecord extends Recording {
-  readonly tenant: string
-  readonly records: KeyRecords
-  readonly id: number
-  /** Stored by the store with the call's write: `finish` need not hand it to the keeper. */
+/** A keyed call under way, its marker held: what `finish` or `abandon` closes. */
+export interface Recording extends RunningCall {
+  readonly kind: 'proceed'
+  /** When its record expires, in the tenant's time. */
+  readonly expiresAt: number
+  /** Stored by the store with the call's write: nothing left for `finish` to store. */
   stored: boolean
+  /** Answered with another call's record, met in its write (IdempotencyOptions's `shared`): nothing of its own to store. */
+  replayed: boolean
 }
 
-export type { KeyedRequest, Outcome, Recording } from './idempotency-port.ts'
+export type Outcome = Recording | { kind: 'replay'; status: number; body: unknown }
 
-/** Tenants whose records are kept at most, as every cache here is bounded in count: the least recent goes first. */
-const MAX_TENANTS_KEPT = 10_000
+export interface IdempotencyOptions {
+  /** Where the finished records are: the store, each tenant's part of its value. */
+  store: KeyRecordsPort
+  /** The markers of the calls under way, beside the value. */
+  running: RunningKeysPort
+  /** Records kept per tenant: its newest. */
+  keep: number
+  /** Whether the store stores changes (a file, Redis): then a write's record is stored with it, in one unit. */
+  stored: boolean
+  /** Whether several processes share the tenants (Redis): then another's record may arrive while a call runs. */
+  shared: boolean
+}
 
 /**
- * Idempotency records per tenant, kept 24 hours, bounded per tenant (oldest dropped), in tenants
- * and in bytes over all tenants, so that neither many keys nor many tenants (store evictions
- * included) grow the memory without bound.
+ * The idempotency rules (docs/behaviour.md §4) as functions over the tenants' values: a finished
+ * record is part of its tenant's value in the store, read with it and changed by its changes (with
+ * the write it records, in one unit); a call under way holds a marker beside it (RunningKeysPort).
  */
-export class IdempotencyRecords implements IdempotencyPort {
-  /** Tenants in the order they last recorded a key, least recent first; records that leave give their bytes back. */
-  private readonly tenants = new Lru<KeyRecords>(MAX_TENANTS_KEPT, { dispose: dropAll })
-  /** Counted by every tenant's records. */
-  private readonly held: ByteCount = { bytes: 0 }
-  private readonly newRecords: () => KeyRecords
+export class Idempotency {
+  constructor(private readonly options: IdempotencyOptions) {}
 
-  constructor(
-    private readonly limits: IdempotencyLimits,
-    /** Where finished records are made durable, and read back from at the start: the store, with --db. */
-    private readonly keeper?: KeyRecordsPort,
-  ) {
-    this.newRecords = () => new KeyRecords(Math.max(1, limits.maxPerTenant), this.held)
-    for (const { tenant, record } of keeper?.savedKeyRecords() ?? []) this.restore(tenant, record)
-  }
-
-  /** The bytes its records hold over every tenant (the memory budget counts them, docs/behaviour.md §3). */
-  get heldBytes(): number {
-    return this.held.bytes
-  }
-
-  begin(tenant: string, key: string, request: KeyedRequest, now: number): Outcome {
+  /** A replay of the key's answer, or its marker claimed; throws the documented 400, 409 or 422. */
+  begin(tenant: string, key: string, { method, path, body }: KeyedRequest, now: number): MaybePromise<Outcome> {
     checkKeyLength(key)
-    const records = this.tenants.remember(tenant, this.newRecords)
-    const { method, path } = request
-    const body = bodyPrint(request.body)
-    const existing = records.find(key)
-    // A running call's record lapses on real time only (docs/behaviour.md §8): an advance never lets a second call in beside it.
-    if (existing !== 0 && (records.status(existing) === 0 || records.expiresAt(existing) > now)) {
-      if (!records.matches(existing, method, path, body)) throw keyReused(key)
-      const status = records.status(existing)
-      if (status === 0) throw keyInProgress(key)
-      return { kind: 'replay', status, body: answerBody(records.answer(existing)) }
+    const { store, running, shared } = this.options
+    const call: Recording = { kind: 'proceed', tenant, key, method, path, print: bodyPrint(body), expiresAt: now + RETENTION_MS, stored: false, replayed: false }
+    if (!shared) {
+      // One process: the record as held, then the marker; nothing comes between them.
+      const replay = replayOf(store.keyRecordOf(tenant, key) as KeyRecord | undefined, call, now)
+      return replay ?? claimed(call, running.claim(call) as Fingerprint | undefined)
     }
-    if (existing !== 0) records.remove(existing)
-    const id = records.open(key, method, path, body, now + RETENTION_MS)
-    this.keepWithinBytes(records, id)
-    const open: OpenRecord = { kind: 'proceed', tenant, records, id, stored: false }
-    return open
+    // The marker is claimed as the record is read, in one trip; a record another process stores
+    // after the call's sync is met inside its write (guardOf).
+    return Promise.all([running.claim(call), store.keyRecordOf(tenant, key)]).then(([held, record]) => {
+      try {
+        const replay = replayOf(record, call, now)
+        if (replay === undefined) return claimed(call, held)
+        if (held === undefined) running.release(call)
+        return replay
+      } catch (refused) {
+        // A 422 for a record of another fingerprint: the marker just claimed goes with it.
+        if (held === undefined) running.release(call)
+        throw refused
+      }
+    })
   }
 
-  /** With a keeper, the record stored with the call's write; in memory alone, nothing to store. */
-  recordOfWrite(recording: Recording, status: number): ((result: unknown) => KeyedWrite) | undefined {
-    if (!this.keeper) return undefined
-    const open = recording as OpenRecord
+  /**
+   * For a call that may write: what makes its record, with an answer of `status`, from the result
+   * of the write, so that the store stores both in one unit (Store.transact's `recordOf`).
+   * Undefined in memory alone, where `finish` keeps it as cheaply, from the answer's text.
+   */
+  recordOfWrite(call: Recording, status: number): ((result: unknown) => KeyedWrite) | undefined {
+    if (!this.options.stored) return undefined
     return (result) => {
-      open.stored = true
-      return { record: { ...open.records.recordOf(open.id), status, answer: answerText(result) }, keep: this.limits.maxPerTenant }
+      call.stored = true
+      return { record: recordOf(call, status, answerText(result)), keep: this.options.keep }
+    }
+  }
+
+  /**
+   * With a shared store, what the call's write checks over the tenant's value as it stands: a
+   * record of the key stored meanwhile by another process answers the call (its replay, or the
+   * 422), and the write changes nothing.
+   */
+  guardOf(call: Recording): (() => void) | undefined {
+    if (!this.options.shared) return undefined
+    return () => {
+      const replay = replayOf(this.options.store.heldKeyRecord(call.tenant, call.key), call, call.expiresAt - RETENTION_MS)
+      if (replay === undefined) return
+      call.replayed = true
+      throw new AnsweredOtherwise({ status: replay.status, body: replay.body, headers: { 'Idempotency-Replay': 'true' } })
     }
   }
 
   /**
    * Keeps the answer (its body as JSON) for replay, or forgets the key so that a retry gets a
-   * fresh answer. The record is the one `begin` opened, so the usual answer needs no lookup. With
-   * a keeper, answers the record's storing, which the answer waits for.
+   * fresh answer; a promise when the record is being stored, which the answer waits for. The
+   * marker goes once the record is stored.
    */
-  finish(recording: Recording, status: number, json: string): Promise<void> | undefined {
-    const { tenant, records, id, stored } = recording as OpenRecord
-    if (!records.isOpen(id)) return undefined
-    if (isReplayed(status)) {
-      records.answered(id, status, json)
-      this.keepWithinBytes(records, id)
-      if (stored) return undefined
-      // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
-      return this.keeper?.keepKeyRecord(tenant, records.recordOf(id), this.limits.maxPerTenant)
-    }
-    this.abandon(recording)
-    return undefined
-  }
-
-  restamp(tenant: string, now: number): void {
-    this.tenants.peek(tenant)?.restamp(now + RETENTION_MS)
-  }
-
-  /** Takes back a record kept by an earlier run; whether it has expired is the tenant's clock's to say, when its key comes again. */
-  private restore(tenant: string, { key, method, path, print, status, answer, expiresAt }: KeyRecord): void {
-    const records = this.tenants.remember(tenant, this.newRecords)
-    const existing = records.find(key)
-    if (existing !== 0) records.remove(existing)
-    const id = records.open(key, method, path, print, expiresAt)
-    records.answered(id, status, answer)
-    this.keepWithinBytes(records, id)
+  finish(call: Recording, status: number, json: string): Promise<void> | undefined {
+    const { store, running, keep } = this.options
+    if (call.stored || call.replayed || !isReplayed(status)) return void running.release(call)
+    // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
+    const kept = store.keepKeyRecord(call.tenant, recordOf(call, status, json), keep)
+    if (!kept) return void running.release(call)
+    return kept.finally(() => running.release(call))
   }
 
   /** Forgets a key whose call got no answer of its own (forced, injected or dropped). */
-  abandon(recording: Recording): void {
-    const { tenant, records, id } = recording as OpenRecord
-    records.remove(id)
-    // A tenant's records are dropped from the map only once empty, so records still holding ids are the map's.
-    if (records.size === 0 && this.tenants.peek(tenant) === records) this.tenants.delete(tenant)
+  abandon(call: Recording): void {
+    this.options.running.release(call)
   }
 
-  forget(tenant: string): void {
-    this.tenants.delete(tenant)
+  /** The tenant's records count as stored at `now`: its clock went back (docs/behaviour.md §8). */
+  restamp(tenant: string, now: number): MaybePromise<void> {
+    return this.options.store.restampKeyRecords(tenant, now + RETENTION_MS)
   }
 
-  /** Drops the oldest records of the least recent tenants; record `id` of `keep`, just written, stays. */
-  private keepWithinBytes(keep: KeyRecords, id: number): void {
-    if (this.held.bytes <= this.limits.maxBytes) return // every call comes here: no iterator until the bound is passed
-    const emptied: string[] = []
-    for (const [tenant, records] of this.tenants.leastRecentFirst()) {
-      if (this.held.bytes <= this.limits.maxBytes) break
-      const except = records === keep ? id : 0
-      while (this.held.bytes > this.limits.maxBytes && records.size > (except === 0 ? 0 : 1)) records.dropOldest(except)
-      if (records.size === 0) emptied.push(tenant)
-    }
-    for (const tenant of emptied) this.tenants.delete(tenant)
+  close(): void {
+    this.options.running.close?.()
   }
 }
 
-/** Gives a tenant's records' bytes back as they leave the map. */
-function dropAll(records: KeyRecords): void {
-  while (records.size > 0) records.dropOldest()
+/** The replay of a record of the key not expired at `now`, the 422 for another fingerprint, or undefined. */
+function replayOf(record: KeyRecord | undefined, call: Fingerprint, now: number): { kind: 'replay'; status: number; body: unknown } | undefined {
+  if (record === undefined || record.expiresAt <= now) return undefined
+  if (!sameFingerprint(record, call)) throw keyReused(record.key)
+  return { kind: 'replay', status: record.status, body: answerBody(record.answer) }
 }
+
+/** The call, its marker now held; or the 409 (the 422 for another fingerprint) of the call that holds it. */
+function claimed(call: Recording, held: Fingerprint | undefined): Recording {
+  if (held === undefined) return call
+  throw sameFingerprint(held, call) ? keyInProgress(call.key) : keyReused(call.key)
+}
+
+const sameFingerprint = (a: Fingerprint, b: Fingerprint): boolean => a.method === b.method && a.path === b.path && a.print === b.print
+
+const recordOf = ({ key, method, path, print, expiresAt }: Recording, status: number, answer: string): KeyRecord => ({ key, method, path, print, status, answer, expiresAt })

@@ -1,6 +1,6 @@
 import { rowsOfPut } from './overlay.ts'
 import type { StoreBackend } from '../store-backend.ts'
-import { StoreWriteFailed } from '../store.ts'
+import { StoreWriteFailed, type KeyedWrite } from '../store.ts'
 import { PendingTransaction } from './tenant-transaction.ts'
 import { tenantLoader, type SourceParts, type TenantSource } from './tenant-source.ts'
 
@@ -41,14 +41,20 @@ export const localSource =
       return { data, tx, result, next: tx.commit() }
     }
 
-    /** `work` over the tenant's records as they stand, what it put applied at once: in memory alone, nothing is stored first. */
-    const changedInMemory = <T>(tenant: string, work: (tx: PendingTransaction) => T): T => {
+    /** `work` over the tenant's records as they stand, what it put applied at once (with its record): in memory alone, nothing is stored first. */
+    const changedInMemory = <T>(tenant: string, work: (tx: PendingTransaction) => T, recordOf?: (result: T) => KeyedWrite): T => {
       const { result, next } = ranOver(tenant, work)
       if (next) {
         room(tenant, next)
         memory.apply(tenant, next)
+        applyRecord(tenant, recordOf?.(result))
       }
       return result
+    }
+
+    /** A write's idempotency record, stored with it, taken into the tenant's value. */
+    const applyRecord = (tenant: string, keyed: KeyedWrite | undefined): void => {
+      if (keyed) memory.keys.keep(tenant, keyed.record, keyed.keep)
     }
 
     const attempt = async <T>(tenant: string, change: () => Promise<T>): Promise<T> => {
@@ -86,15 +92,17 @@ export const localSource =
       transact: (tenant, work, recordOf) =>
         // In memory alone, nothing is stored first: a change with nothing before it is made at once.
         !backend && ready(tenant)
-          ? settledNow(() => changedInMemory(tenant, work))
+          ? settledNow(() => changedInMemory(tenant, work, recordOf))
           : serialized(tenant, () =>
               attempt(tenant, async () => {
-                if (!backend) return changedInMemory(tenant, work)
+                if (!backend) return changedInMemory(tenant, work, recordOf)
                 const { data, tx, result, next } = ranOver(tenant, work)
                 if (!next) return result
                 room(tenant, next)
-                await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, recordOf?.(result))
+                const keyed = recordOf?.(result)
+                await write({ type: 'put', tenant, rows: rowsOfPut(data, tx.put(), nextSeq) }, keyed)
                 memory.apply(tenant, next)
+                applyRecord(tenant, keyed)
                 return result
               }),
             ),

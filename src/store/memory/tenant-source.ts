@@ -83,6 +83,7 @@ export function tenantLoader(memory: TenantMemory, backend: StoreBackend | undef
     const { data, snapshots } = await overlaidTenant(seed, entry)
     if (memory.has(tenant)) return
     memory.set(tenant, data, snapshots.size > 0 ? snapshots : undefined)
+    memory.keys.reload(tenant, entry?.keyRecords)
     unread.delete(tenant)
   }
 

@@ -24,7 +24,11 @@ export async function replayChange(memory: TenantMemory, tenant: string, change:
     case 'clock':
       return memory.setClock(tenant, change.clock)
     case 'keyRecord':
+      return memory.keys.keep(tenant, change.record, change.keep)
     case 'forgetKeyRecords':
+      return memory.keys.forget(tenant)
+    case 'restampKeyRecords':
+      return memory.keys.restamp(tenant, change.expiresAt)
     case 'touch':
       return
   }

@@ -22,10 +22,11 @@ export const sharedSource =
       attempt: remote.attempt,
       read: remote.read,
       transact: remote.transact,
-      async write(change) {
-        // The idempotency records are the Redis adapter's own (store-backend.ts).
+      // A write's own idempotency record is stored with it, by `transact`; `also` follows it (a reset forgets the records).
+      async write(change, _keyed, also) {
         try {
           await remote.write(change)
+          if (also) await remote.write(also)
         } catch (error) {
           throw writeFailure(error)
         }

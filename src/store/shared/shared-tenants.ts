@@ -56,8 +56,8 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
 
   /** Writes a tenant's change over the version held. */
   const write = async (change: Change): Promise<void> => {
-    // Redis keeps these itself, outside the tenant's versions (the idempotency adapter, the call times).
-    if (change.type === 'keyRecord' || change.type === 'forgetKeyRecords' || change.type === 'touch') return
+    // Redis keeps the call times itself, outside the tenant's versions.
+    if (change.type === 'touch') return
     const answer = await remote.writeAt(change.tenant, versions.get(change.tenant) ?? 0, change)
     if (answer === 'conflict') throw new VersionConflict()
     versions.set(change.tenant, answer)
@@ -72,6 +72,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
       memory.setClock(tenant, update.tenant?.clock)
+      memory.keys.reload(tenant, update.tenant?.keyRecords)
       if (update.tenant) registry.markWritten(tenant)
       if (update.tenant?.seed) registry.markCreated(tenant)
     }
@@ -142,7 +143,10 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
     } else {
       const answer = await stored(remote.putsAt(tenant, version, puts.map(({ put }) => put!)))
       if (answer === 'conflict') return 'behind'
-      for (const { next } of puts) memory.apply(tenant, next!)
+      for (const { next, put } of puts) {
+        memory.apply(tenant, next!)
+        if (put!.record) memory.keys.keep(tenant, put!.record, put!.keep!)
+      }
       versions.set(tenant, answer)
     }
     for (const { queued, result, error } of ran) {
@@ -163,7 +167,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
         const next = tx.commit()
         if (next) room(tenant, next)
         if (!next) ran.push({ queued, result })
-        else ran.push({ queued, result, next, put: { rows: rowsOf(data, tx), record: queued.recordOf?.(result).record } })
+        else ran.push({ queued, result, next, put: { rows: rowsOf(data, tx), ...queued.recordOf?.(result) } })
         data = next ?? data
       } catch (thrown) {
         ran.push({ queued, error: { thrown } })

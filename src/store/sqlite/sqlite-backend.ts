@@ -124,6 +124,7 @@ function prepare(db: Database, owners: RowOwners) {
   const dropClock = run('DELETE FROM clocks WHERE tenant = ?')
   const putCall = run('INSERT OR REPLACE INTO tenant_calls VALUES (?, ?)')
   const dropKeyRecords = run('DELETE FROM key_records WHERE tenant = ?')
+  const restampKeyRecords = run('UPDATE key_records SET expires_at = ? WHERE tenant = ?')
   const dropTenant = ['tenants', 'records', 'snapshots', 'snapshot_records', 'key_records', 'tenant_calls', 'clocks'].map((table) => run(`DELETE FROM ${table} WHERE tenant = ?`))
   /** One row under `owner`: the tenant's name, or the name its rows are kept under. */
   const putRow = (owner: string, { kind, id, record, seq }: OverlayRow) => {
@@ -183,6 +184,8 @@ function prepare(db: Database, owners: RowOwners) {
           return
         case 'forgetKeyRecords':
           return void dropKeyRecords(tenant)
+        case 'restampKeyRecords':
+          return void restampKeyRecords(change.expiresAt, tenant)
         case 'touch':
           return void putCall(tenant, change.at)
       }

@@ -50,18 +50,19 @@ export function loadSaved(db: BetterSqlite3.Database, owners: RowOwners, only?: 
   for (const row of db.prepare<unknown[], RowOfTable & { name: string }>(`SELECT * FROM snapshot_records${where}`).iterate(...params)) {
     snapshots.get(JSON.stringify([row.tenant, row.name]))?.push(rowOf(row))
   }
-  if (only !== undefined) return { tenants, maxSeq: 0, keyRecords: [] }
+  // Read whole, a tenant of key records alone is read on its first call (`only`), as a released one is.
+  const keyQuery = db.prepare<unknown[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>(`SELECT * FROM key_records${where} ORDER BY rowid`)
+  for (const { tenant, expires_at, key, method, path, print, status, answer } of keyQuery.iterate(...params)) {
+    const entry = only === undefined ? tenants.get(tenant) : entryOf(tenant)
+    if (entry) (entry.keyRecords ??= []).push({ key, method, path, print, status, answer, expiresAt: expires_at })
+  }
+  if (only !== undefined) return { tenants, maxSeq: 0 }
   db.prepare(`INSERT OR IGNORE INTO tenant_calls SELECT tenant, ? FROM (${STORED})`).run(Date.now())
   const maxSeq = db.prepare<[], number>('SELECT max(coalesce((SELECT max(seq) FROM records), 0), coalesce((SELECT max(seq) FROM snapshot_records), 0))').pluck().get() ?? 0
-  const keyQuery = db.prepare<[], Omit<KeyRecord, 'expiresAt'> & { tenant: string; expires_at: number }>('SELECT * FROM key_records ORDER BY rowid')
-  const keyRecords = keyQuery.all().map(({ tenant, expires_at, key, method, path, print, status, answer }) => ({
-    tenant,
-    record: { key, method, path, print, status, answer, expiresAt: expires_at },
-  }))
   const clocks = new Map<string, KeptClock>()
   for (const { tenant, clock } of db.prepare<[], { tenant: string; clock: string }>('SELECT tenant, clock FROM clocks').iterate()) {
     const kept = clockFromText(clock)
     if (kept !== undefined) clocks.set(tenant, kept)
   }
-  return { tenants, maxSeq, keyRecords, clocks }
+  return { tenants, maxSeq, clocks }
 }

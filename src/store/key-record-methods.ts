@@ -1,0 +1,54 @@
+import type { Change } from './store-backend.ts'
+import type { KeyRecordsPort } from './store.ts'
+import type { TenantMemory } from './memory/tenant-memory.ts'
+import type { Serialized, TenantSource } from './memory/tenant-source.ts'
+
+interface KeyRecordParts {
+  memory: TenantMemory
+  source: TenantSource
+  /** Whether several processes share the tenants (Redis): then a record is read after a sync, and changed over the version held. */
+  shared: boolean
+  /** Whether changes are stored (a file or a shared backend); in memory alone they hold at once. */
+  stored: boolean
+  serialized: Serialized
+  /** Makes the tenant held and loaded, ready for a change. */
+  holdForChange: (tenant: string) => Promise<void> | undefined
+  /** A change of the tenant, after its earlier ones. */
+  changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
+  persist: (change: Change) => Promise<void>
+}
+
+/**
+ * The tenants' finished idempotency records as part of their values (KeyRecordsPort): held in
+ * memory beside the records (TenantKeyRecords), changed in the tenant's turn as changes that each
+ * backend stores as it stores the tenant's other changes. In memory alone a change holds at once:
+ * a keyed call costs no turn more than another.
+ */
+export function keyRecordMethods({ memory, source, shared, stored, serialized, holdForChange, changing, persist }: KeyRecordParts): KeyRecordsPort {
+  const { keys, registry } = memory
+
+  /** `apply`, once `change` is stored, in the tenant's turn (in memory alone, at once). */
+  const changed = (change: Change, apply: () => void): Promise<void> | undefined => {
+    if (!stored) return void apply()
+    const run = async () => {
+      await persist(change)
+      apply()
+    }
+    if (!shared) return serialized(change.tenant, run)
+    // Over a shared backend a change is made over the version held: the tenant is held for it.
+    return (async () => {
+      await holdForChange(change.tenant)
+      await changing(change.tenant, run)
+    })()
+  }
+
+  return {
+    keyRecordOf(tenant, key) {
+      if (!shared || !registry.has(tenant)) return keys.find(tenant, key)
+      return source.read(tenant, () => keys.find(tenant, key), true)
+    },
+    heldKeyRecord: (tenant, key) => keys.find(tenant, key),
+    keepKeyRecord: (tenant, record, keep) => changed({ type: 'keyRecord', tenant, record, keep }, () => keys.keep(tenant, record, keep)),
+    restampKeyRecords: (tenant, expiresAt) => changed({ type: 'restampKeyRecords', tenant, expiresAt }, () => keys.restamp(tenant, expiresAt)),
+  }
+}
