@@ -160,16 +160,11 @@ export interface SnapshotsPort {
 export const KEY_RECORDS_KEPT = 1000
 
 /**
- * The tenants' finished idempotency records (docs/behaviour.md §4): each is part of its tenant's
- * value, changed as a change of the tenant (or with the write it records: RecordsPort's
- * `transact`) and stored as its records are. A call under way is not here: its in-flight marker
- * is per call, beside the value (policies/idempotency).
+ * The tenants' finished idempotency records (docs/behaviour.md §4), each part of its tenant's value:
+ * changed as a change of the tenant (or with its write: `transact`'s `recordOf`), stored as records are.
  */
 export interface KeyRecordsPort {
-  /**
-   * The tenant's record of `key`, expired or not (its clock says): at once when held in this
-   * process; with a shared backend, after the sync its call's opening sent.
-   */
+  /** The tenant's record of `key`, expired or not: at once when held here; shared, after its call's sync. */
   keyRecordOf(tenant: string, key: string): MaybePromise<KeyRecord | undefined>
   /** The same, as memory holds it now: inside a transaction, over the tenant's records as they stand. */
   heldKeyRecord(tenant: string, key: string): KeyRecord | undefined
