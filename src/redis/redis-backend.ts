@@ -11,6 +11,7 @@ import { GLOBAL_KEYS, tenantKeys, type TenantKeys } from './redis-keys.ts'
 import { deleteTenants } from './redis-drop-tenants.ts'
 import { LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
 import { defineScripts } from './redis-define-scripts.ts'
+import { markerKey } from './redis-running-keys.ts'
 import { keyRecordJson, listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
 const { tenants: TENANTS_KEY, seed: SEED_KEY, called: CALLED_KEY } = GLOBAL_KEYS
@@ -27,14 +28,15 @@ type Argument = string | number | readonly (string | number)[]
 /** The scripts, as ioredis defines them (EVALSHA, loaded again after a restart of Redis), on each connection. */
 const SCRIPTS = {
   novuWrite: { numberOfKeys: 8, lua: WRITE },
-  novuPuts: { numberOfKeys: 5, lua: PUTS },
+  novuPuts: { lua: PUTS },
   novuSince: { numberOfKeys: 7, lua: SINCE },
   novuStage: { numberOfKeys: 2, lua: STAGE },
 } as const
 
 interface Scripts {
   novuWrite(...args: Argument[]): Promise<number>
-  novuPuts(...args: Argument[]): Promise<number>
+  /** The number of keys first: a put's marker is a key of its own. */
+  novuPuts(keys: number, ...args: Argument[]): Promise<number>
   novuSince(...args: (string | number)[]): Promise<SinceAnswer>
   novuStage(meta: string, staged: string, ttlMs: number, args: readonly string[]): Promise<number>
 }
@@ -160,7 +162,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : change.type === 'restampKeyRecords' ? change.expiresAt : '',
-        thirdArgument(change),
+        valueJson(change),
         'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : change.type === 'keyRecord' ? [change.keep] : [],
       ))
       return answer === -1 ? 'conflict' : answer
@@ -169,13 +171,14 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     async putsAt(tenant, version, puts) {
       await listTenant(tenant, version)
       const keys = tenantKeys(tenant)
-      const args = puts.flatMap(({ rows, record, keep }) => {
+      const markers = puts.map(({ record }) => (record ? markerKey(tenant, record.key) : keys.meta))
+      const args = puts.flatMap(({ rows, record, keep, marker }) => {
         const records = recordTexts(rows)
-        const keyed = record ? [keyRecordJson(record), record.key, keep ?? KEY_RECORDS_KEPT] : ['', '', 0]
+        const keyed = record ? [keyRecordJson(record), record.key, keep ?? KEY_RECORDS_KEPT, marker ?? ''] : ['', '', 0, '']
         return [listedRows({ type: 'put', tenant, rows }, records, listedChange), ...keyed, rows.length, ...rows.flatMap((row, i) => rowArguments(row, records[i]!))]
       })
       const answer = await confirmed(keys.meta, (pipeline) =>
-        queued(pipeline).novuPuts(keys.meta, keys.rows, keys.log, keys.keyRecords, keys.keyOrder, version, LOG_LENGTH, JSON.stringify(tenant), listedChange, args),
+        queued(pipeline).novuPuts(5 + puts.length, keys.meta, keys.rows, keys.log, keys.keyRecords, keys.keyOrder, markers, version, LOG_LENGTH, JSON.stringify(tenant), listedChange, args),
       )
       return answer === -1 ? 'conflict' : answer
     },
@@ -210,8 +213,8 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
   }
 }
 
-/** WRITE's seventh argument: a created tenant's seed, a clock, or an idempotency record, as JSON. */
-function thirdArgument(change: Change): string {
+/** WRITE's value of a change as JSON (its seventh argument): a created tenant's seed, a clock, or an idempotency record. */
+function valueJson(change: Change): string {
   if (change.type === 'createTenant') return JSON.stringify(change.seed)
   if (change.type === 'clock') return change.clock === undefined ? '' : JSON.stringify(change.clock)
   return change.type === 'keyRecord' ? keyRecordJson(change.record) : ''

@@ -142,9 +142,11 @@ return v
  * idempotency record of the call that made it, or none (the tenant past the version held). A
  * record is listed as a `keyRecord` change of its own after its put's (or `reload`, when longer
  * than the changes listed as they are).
- * KEYS: meta, rows, log, key-records, keys. ARGV: version held, log length, the tenant's JSON, the
- * longest record listed, then per put: its change JSON for the log, its record's JSON (or ''), the
- * record's key and the records kept, its number of rows, and per row: field, seq, record JSON (PUT_ROW).
+ * A record's in-flight marker goes with it, if it is still its call's (redis-running-keys.ts).
+ * KEYS: meta, rows, log, key-records, keys, then per put its record's marker (or meta, for none).
+ * ARGV: version held, log length, the tenant's JSON, the longest record listed, then per put: its
+ * change JSON for the log, its record's JSON (or ''), the record's key, the records kept and its
+ * marker's value, its number of rows, and per row: field, seq, record JSON (PUT_ROW).
  * Answers the new version, or -1.
  */
 export const PUTS = `
@@ -153,15 +155,16 @@ if tonumber(redis.call('HGET', meta, 'v') or '0') ~= tonumber(ARGV[1]) then retu
 ${PUT_ROW}
 ${KEEP_KEY_RECORD}
 local at, v = 5, 0
-while at <= #ARGV do
-  local listed, record, key, keep, count = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
-  at = at + 5
+for put = 6, #KEYS do
+  local listed, record, key, keep, marker, count = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], tonumber(ARGV[at + 5])
+  at = at + 6
   for i = at, at + 3 * count - 1, 3 do putRow(ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
   at = at + 3 * count
   v = redis.call('HINCRBY', meta, 'v', 1)
   redis.call('RPUSH', log, v .. '\\n' .. listed)
   if record ~= '' then
     keepKeyRecord(key, record, keep)
+    if marker ~= '' and redis.call('GET', KEYS[put]) == marker then redis.call('DEL', KEYS[put]) end
     v = redis.call('HINCRBY', meta, 'v', 1)
     local entry = '${RELOAD}'
     if #record <= tonumber(ARGV[4]) then entry = '{"type":"keyRecord","tenant":' .. ARGV[3] .. ',"record":' .. record .. ',"keep":' .. keep .. '}' end

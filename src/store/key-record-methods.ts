@@ -27,9 +27,8 @@ interface KeyRecordParts {
 export function keyRecordMethods({ memory, source, shared, stored, serialized, holdForChange, changing, persist }: KeyRecordParts): KeyRecordsPort {
   const { keys, registry } = memory
 
-  /** `apply`, once `change` is stored, in the tenant's turn (in memory alone, at once). */
-  const changed = (change: Change, apply: () => void): Promise<void> | undefined => {
-    if (!stored) return void apply()
+  /** `apply`, once `change` is stored, in the tenant's turn. */
+  const changed = (change: Change, apply: () => void): Promise<void> => {
     const run = async () => {
       await persist(change)
       apply()
@@ -48,7 +47,10 @@ export function keyRecordMethods({ memory, source, shared, stored, serialized, h
       return source.read(tenant, () => keys.find(tenant, key), true)
     },
     heldKeyRecord: (tenant, key) => keys.find(tenant, key),
-    keepKeyRecord: (tenant, record, keep) => changed({ type: 'keyRecord', tenant, record, keep }, () => keys.keep(tenant, record, keep)),
-    restampKeyRecords: (tenant, expiresAt) => changed({ type: 'restampKeyRecords', tenant, expiresAt }, () => keys.restamp(tenant, expiresAt)),
+    // In memory alone a change holds at once.
+    keepKeyRecord: (tenant, record, keep) =>
+      stored ? changed({ type: 'keyRecord', tenant, record, keep }, () => keys.keep(tenant, record, keep)) : keys.keep(tenant, record, keep),
+    restampKeyRecords: (tenant, expiresAt) =>
+      stored ? changed({ type: 'restampKeyRecords', tenant, expiresAt }, () => keys.restamp(tenant, expiresAt)) : keys.restamp(tenant, expiresAt),
   }
 }

@@ -147,6 +147,8 @@ export interface SharedPut {
   record?: KeyRecord | undefined
   /** With a record: the tenant keeps its newest `keep`. */
   keep?: number | undefined
+  /** With a record: the value of its key's in-flight marker, deleted with the write if it still holds it. */
+  marker?: string | undefined
 }
 
 export type TenantUpdate =

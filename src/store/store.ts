@@ -80,6 +80,8 @@ export interface KeyedWrite {
   record: KeyRecord
   /** Only the tenant's newest `keep` records need be kept. */
   keep: number
+  /** On a shared backend, the value of the key's in-flight marker, which the write deletes (redis/redis-running-keys.ts). */
+  marker?: string | undefined
 }
 
 /**

@@ -150,3 +150,30 @@ describe('fault rules are bounded in bytes (row 7)', () => {
     expect((await request(url).get('/__admin/faults').set(as('faulty'))).body.faults).toHaveLength(3)
   })
 })
+
+describe('idempotency records are part of their tenant (docs/behaviour.md §3, §4)', () => {
+  it('counts a tenant’s idempotency records with it, and releases them with it to make room', { timeout: 60_000 }, async () => {
+    const budget = 2.5 * MIB
+    const url = await start({ memoryBudget: budget })
+    // 404s of an unknown subscriber change no record: each tenant holds its idempotency records alone, about 1 KB each.
+    const messageId = Array.from({ length: 17 }, (_, i) => `507f1f77bcf86cd7994390${String(i).padStart(2, '0')}`)
+    const keyOf = (n: number) => `${'k'.repeat(250)}${String(n).padStart(5, '0')}`
+    const markAs = (tenant: string, n: number) =>
+      request(url).post('/v1/subscribers/nobody/messages/mark-as').set(as(tenant)).set('idempotency-key', keyOf(n)).send({ messageId, markAs: 'read' })
+    for (const tenant of ['keyed-1', 'keyed-2']) {
+      for (let batch = 0; batch < 20; batch++) {
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => markAs(tenant, batch * 50 + i)))
+        expect(answers.map(({ status }) => status)).toEqual(answers.map(() => 404))
+      }
+    }
+    expect((await tenants(url)).memory.used).toBeGreaterThan(1.5 * MIB)
+    expect((await markAs('keyed-2', 0)).headers['idempotency-replay']).toBe('true')
+    // Room for another tenant's state is made by releasing the least recently used keyed tenant, records and all.
+    expect((await putState(url, 'writer', await stateWithBlob(url, 500_000))).status).toBe(200)
+    const { tenants: held, memory } = await tenants(url)
+    expect(held.map((t) => t.apiKey)).not.toContain('keyed-1')
+    expect(memory.used).toBeLessThanOrEqual(budget)
+    const again = await markAs('keyed-1', 0)
+    expect([again.status, again.headers['idempotency-replay']]).toEqual([404, undefined])
+  })
+})

@@ -49,7 +49,8 @@ export class Idempotency {
   begin(tenant: string, key: string, { method, path, body }: KeyedRequest, now: number): MaybePromise<Outcome> {
     checkKeyLength(key)
     const { store, running, shared } = this.options
-    const call: Recording = { kind: 'proceed', tenant, key, method, path, print: bodyPrint(body), expiresAt: now + RETENTION_MS, stored: false, replayed: false }
+    const print = bodyPrint(body)
+    const call: Recording = { kind: 'proceed', tenant, key, method, path, print, expiresAt: now + RETENTION_MS, stored: false, replayed: false, marker: undefined }
     if (!shared) {
       // One process: the record as held, then the marker; nothing comes between them.
       const replay = replayOf(store.keyRecordOf(tenant, key) as KeyRecord | undefined, call, now)
@@ -80,7 +81,7 @@ export class Idempotency {
     if (!this.options.stored) return undefined
     return (result) => {
       call.stored = true
-      return { record: recordOf(call, status, answerText(result)), keep: this.options.keep }
+      return { record: recordOf(call, status, answerText(result)), keep: this.options.keep, marker: call.marker }
     }
   }
 
@@ -106,7 +107,8 @@ export class Idempotency {
    */
   finish(call: Recording, status: number, json: string): Promise<void> | undefined {
     const { store, running, keep } = this.options
-    if (call.stored || call.replayed || !isReplayed(status)) return void running.release(call)
+    // A record stored with its write took the marker along; a write that failed (a 503) did not.
+    if (call.stored || call.replayed || !isReplayed(status)) return void running.release(call, call.stored && isReplayed(status))
     // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
     const kept = store.keepKeyRecord(call.tenant, recordOf(call, status, json), keep)
     if (!kept) return void running.release(call)

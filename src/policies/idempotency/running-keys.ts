@@ -12,6 +12,8 @@ export interface Fingerprint {
 export interface RunningCall extends Fingerprint {
   readonly tenant: string
   readonly key: string
+  /** Its marker's value, where a shared store's write deletes it with the call's record (Redis's). */
+  marker: string | undefined
 }
 
 /**
@@ -24,8 +26,11 @@ export interface RunningCall extends Fingerprint {
 export interface RunningKeysPort {
   /** Marks the call's key as under way: undefined when it now is the call's, else the fingerprint of the call that holds it. */
   claim(call: RunningCall): MaybePromise<Fingerprint | undefined>
-  /** Lets go of the call's marker (only its own: one that lapsed and was taken by another call stays). */
-  release(call: RunningCall): void
+  /**
+   * Lets go of the call's marker (only its own: one that lapsed and was taken by another call
+   * stays); `stored`: the write that stored the call's record took its `marker` along.
+   */
+  release(call: RunningCall, stored?: boolean): void
   /** Ends what the adapter runs in the background. */
   close?(): void
 }
