@@ -18,6 +18,7 @@ import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
 import { memoryPolicies, policyBytes, redisState, tenantClocks, type Policies } from './policies.ts'
 import { cleanPolicies, onRelease } from './tenant-upkeep.ts'
+import { FaultRules } from '../policies/faults/fault-rules.ts'
 
 export const VERSION = '0.1.0'
 
@@ -94,7 +95,7 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
       countsOfSeed: (spec) => seedCounts(spec, seed.integrations.length),
       policyBytes: policyBytes(() => held),
     }))
-  const policies = shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)
+  const policies: Policies = { ...(shared?.policies ?? memoryPolicies(config, storeFile ? store : undefined)), faults: new FaultRules(store) }
   held = policies
   const clocks = tenantClocks(config, policies, store, logger, givenClock ? () => givenClock().getTime() : Date.now)
   // Before the tenant is known (and for answers that name none): the starting clock.

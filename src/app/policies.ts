@@ -3,8 +3,7 @@ import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { hashOfKey } from '../log/request-log.ts'
 import { DelayedCalls } from '../policies/faults/delayed-calls.ts'
-import { FaultRules } from '../policies/faults/fault-rules.ts'
-import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import { IdempotencyRecords } from '../policies/idempotency/idempotency.ts'
 import type { IdempotencyPort } from '../policies/idempotency/idempotency-port.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
@@ -21,7 +20,8 @@ const IDEMPOTENCY_LIMITS = { maxPerTenant: 1000, maxBytes: 32 * 2 ** 20 }
 export interface Policies {
   idempotency: IdempotencyPort
   journal: JournalPort
-  faults: FaultRulesPort
+  /** Functions over the tenants' values: made over the store (create-state.ts). */
+  faults: FaultRules
   /** Each process's own: the calls it holds for a delay, per tenant. */
   delayed: DelayedCalls
   rateLimiter: RateLimitPort
@@ -29,13 +29,15 @@ export interface Policies {
   close(): Promise<void>
 }
 
+/** The policies that keep state beside the tenants' values, made before the store. */
+export type PoliciesBeside = Omit<Policies, 'faults'>
+
 /** Each instance's own, in memory; with a keeper (the --db store), idempotency records are stored too. */
-export function memoryPolicies(config: ServerConfig, keeper: KeyRecordsPort | undefined): Policies {
+export function memoryPolicies(config: ServerConfig, keeper: KeyRecordsPort | undefined): PoliciesBeside {
   return {
     // Only a store that keeps them is handed the records: in memory a keyed call costs no more than before.
     idempotency: new IdempotencyRecords(IDEMPOTENCY_LIMITS, keeper),
     journal: new RequestJournal(config.journalSize),
-    faults: new FaultRules(),
     delayed: new DelayedCalls(),
     rateLimiter: rateLimiterOf(config),
     close: async () => undefined,
@@ -49,30 +51,25 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: PoliciesBeside }> {
   const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
   const { openRedisOn } = await import('../redis/redis-backend.ts')
   const { RedisIdempotency } = await import('../redis/redis-idempotency.ts')
-  const { RedisFaultRules } = await import('../redis/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
-  const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
   const { RedisJournal } = await import('../redis/redis-journal.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
     const idempotency = new RedisIdempotency(client, IDEMPOTENCY_LIMITS)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
-    const faultVersions = new SeenVersions()
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
     return {
       backend,
       policies: {
         idempotency,
         journal,
-        // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
-        faults: new RedisFaultRules(client, Math.random, faultVersions),
         delayed: new DelayedCalls(),
-        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
+        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
         close: async () => {
           idempotency.close()
           await journal.close()
@@ -99,13 +96,7 @@ export function tenantClocks(config: ServerConfig, policies: Policies, store: Cl
   return new TenantClocks({ store, start: config.clock, realNow, onRewind, onOutOfRange })
 }
 
-/** What the policies hold in this process for the tenants, as the memory budget counts it (docs/behaviour.md §3). */
+/** What the policies hold in this process for the tenants beside their values, as the memory budget counts it (docs/behaviour.md §3). */
 export function policyBytes(policies: () => Policies | undefined) {
-  return {
-    total: () => {
-      const held = policies()
-      return (held?.faults.heldBytes ?? 0) + (held?.idempotency.heldBytes ?? 0)
-    },
-    of: (tenant: string) => policies()?.faults.bytesOf?.(tenant) ?? 0,
-  }
+  return { total: () => policies()?.idempotency.heldBytes ?? 0 }
 }

@@ -4,13 +4,13 @@ import { LOG_LENGTH, PUTS, SINCE, STAGE, WRITE } from './redis-scripts.ts'
 import { stageRows } from './staged-rows.ts'
 import { randomUUID } from 'node:crypto'
 import { keyRecordKey, keyRecordJson } from './redis-key-records.ts'
-import { STEPPED_ROWS, type OverlayRow, type SharedBackend, type TenantUpdate } from '../store/store-backend.ts'
+import { STEPPED_ROWS, type Change, type OverlayRow, type SharedBackend, type TenantUpdate } from '../store/store-backend.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { confirmedWrites } from './redis-wait.ts'
 import { answersPing, bulkConnectionOf, connectRedis, modeOf, redactedUrl, type RedisClient } from './redis-connection.ts'
 import { GLOBAL_KEYS, tenantKeys, type TenantKeys } from './redis-keys.ts'
 import { deleteTenants } from './redis-drop-tenants.ts'
-import { LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
+import { faultsOf, LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
 import { defineScripts } from './redis-define-scripts.ts'
 import { listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
 
@@ -160,7 +160,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : '',
-        change.type === 'createTenant' ? JSON.stringify(change.seed) : change.type === 'clock' && change.clock !== undefined ? JSON.stringify(change.clock) : '',
+        valueOf(change),
         'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : [],
       ))
       return answer === -1 ? 'conflict' : answer
@@ -194,6 +194,8 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
 
     clockOf: async (tenant) => clockFromText(await client.hget(tenantKeys(tenant).meta, 'clock')),
 
+    faultRulesOf: async (tenant) => faultsOf(await client.hget(tenantKeys(tenant).meta, 'faults')),
+
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
       // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
@@ -206,4 +208,12 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
       await Promise.all([client, opened?.connection].map((each) => each?.quit().catch(() => each.disconnect())))
     },
   }
+}
+
+/** The WRITE script's value of the tenant's meta hash a change sets: a seed of its own, its clock or its fault rules as JSON ('' for none). */
+function valueOf(change: Change): string {
+  if (change.type === 'createTenant') return JSON.stringify(change.seed)
+  if (change.type === 'clock') return change.clock === undefined ? '' : JSON.stringify(change.clock)
+  if (change.type === 'faultRules') return change.faults === undefined ? '' : JSON.stringify(change.faults)
+  return ''
 }

@@ -7,7 +7,8 @@ import { KEEP_RECORD } from './redis-key-records.ts'
  * Redis Cluster too. A tenant's keys, after its prefix `novu-mock:{tenant}:`:
  *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON),
  *             clock (its clock, JSON of clock-setting.ts; absent: the starting clock, read by the
- *             rate limit's script too), acks (always 0: written to wait for the replicas, redis-wait.ts)
+ *             rate limit's script too), faults (its fault rules with their counters, JSON of
+ *             TenantFaults; absent: none), acks (always 0: written to wait for the replicas, redis-wait.ts)
  *   rows      hash: `kind id` → `seq\n record JSON` (the record `null`: a seeded one removed)
  *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt
@@ -39,7 +40,7 @@ end
  * KEYS: meta, rows, log, snapshots, snapshot-at, the snapshot's rows (the staged rows for
  * `replaceStaged`, or any key of the tenant). ARGV: version held, log length, change type (or
  * `replaceStaged`), change JSON, snapshot name, createdAt, seed JSON (for `replaceStaged`: the
- * number of fields staged; for `clock`: the clock's JSON, '' for none), then per row: field,
+ * number of fields staged; for `clock` and `faultRules`: the clock's or the rules' JSON, '' for none), then per row: field,
  * seq, record JSON (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
@@ -80,6 +81,8 @@ elseif kind == 'createTenant' then
   redis.call('HSET', meta, 'seed', ARGV[7])
 elseif kind == 'clock' then
   if ARGV[7] == '' then redis.call('HDEL', meta, 'clock') else redis.call('HSET', meta, 'clock', ARGV[7]) end
+elseif kind == 'faultRules' then
+  if ARGV[7] == '' then redis.call('HDEL', meta, 'faults') else redis.call('HSET', meta, 'faults', ARGV[7]) end
 elseif kind == 'saveSnapshot' then
   copy(rows, snapshotRows)
   redis.call('LREM', snapshots, 0, name)
@@ -131,7 +134,7 @@ return v
  * prefix, the most rows (its own and its snapshots') a whole tenant is answered with ('': any).
  * Answers {v} when the version held is current; {v, 'changes', entry…} with the log's entries past
  * it; {0, 'none'} for a tenant without state; {v, 'large'} for one of more rows than asked; else
- * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or ''}.
+ * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or '', fault rules or ''}.
  */
 export const SINCE = `
 local meta, log, rows, snapshots, snapshotAt = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -156,7 +159,7 @@ local saved = {}
 for _, name in ipairs(names) do
   table.insert(saved, {name, redis.call('HGET', snapshotAt, name), redis.call('HGETALL', ARGV[2] .. name)})
 end
-return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, redis.call('HGET', meta, 'clock') or ''}
+return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, redis.call('HGET', meta, 'clock') or '', redis.call('HGET', meta, 'faults') or ''}
 `
 
 /**

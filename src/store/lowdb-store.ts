@@ -10,6 +10,7 @@ import { snapshotMethods } from './snapshot-methods.ts'
 import { importStateMethod } from './import-state.ts'
 import { keptRecords } from './kept-records.ts'
 import { clockMethods } from './clock-methods.ts'
+import { faultMethods } from './fault-methods.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
 import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
@@ -33,7 +34,7 @@ export interface LowdbStoreOptions {
   memoryBudget?: number | undefined
   /** The counts a seed's options make (seed-options.ts), known before it is made. */
   countsOfSeed?: ((spec: SeedSpec) => StateCounts) | undefined
-  /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
+  /** What the policies hold for the tenants beside their values (idempotency records), in all and for one. */
   policyBytes?: BudgetParts['policyBytes']
 }
 
@@ -82,6 +83,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     queues.forget(tenant)
     calledAt.delete(tenant)
     clocks.release(tenant, deleted)
+    faults.release(tenant)
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
@@ -124,8 +126,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
   const clocks = clockMethods({ memory, saved, source, shared: isShared(backend), serialized, holdForChange, changing, persist })
+  const faults = faultMethods({ memory, source, shared: isShared(backend), serialized, idle, holdForChange, changing, persist })
   const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: budgeted.makeRoom })
-
   const importState = importStateMethod({ memory, holdForChange, changing, persist, budget, nextSeq, room: budgeted.makeRoom })
 
   const store: Store = {
@@ -222,11 +224,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     },
 
     ...snapshots,
-
     released: () => registry.released,
-
     memory: budgeted.memory,
-
     makeRoom: budgeted.makeRoom,
 
     async tenants() {
@@ -237,7 +236,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
     ...keptRecords(persist, saved),
     ...clocks.port,
-
+    ...faults.port,
     health: () => healthOf(backend),
 
     async close() {

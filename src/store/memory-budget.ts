@@ -4,8 +4,8 @@ export interface BudgetParts {
   memory: TenantMemory
   /** Bytes at most; infinite: no bound. */
   budget: number
-  /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
-  policyBytes?: { total(): number; of(tenant: string): number } | undefined
+  /** What the policies hold for the tenants beside their values (idempotency records), in all and for one. */
+  policyBytes?: { total(): number; of?(tenant: string): number } | undefined
   /** Whether no change of the tenant is under way. */
   idle(tenant: string): boolean
   /** Releases a tenant from memory. */
@@ -18,8 +18,8 @@ export interface BudgetParts {
  * in flight and no change under way, never the one asking.
  */
 export function memoryBudget({ memory, budget, policyBytes, idle, release }: BudgetParts) {
-  const used = (): number => memory.heldBytes + (policyBytes?.total() ?? 0)
-  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + (policyBytes?.of(tenant) ?? 0)
+  const used = (): number => memory.heldBytes + memory.faults.heldBytes + (policyBytes?.total() ?? 0)
+  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + memory.faults.bytesOf(tenant) + (policyBytes?.of?.(tenant) ?? 0)
 
   /** Room for `bytes` more held for `tenant`; throws LargerThanBudget, or MemoryBudgetExceeded when no release makes room. */
   const makeRoom = (tenant: string, bytes: number, what: string): void => {

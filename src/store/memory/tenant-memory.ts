@@ -7,6 +7,7 @@ import { countsOf, stateFromTenantData, tenantDataInSlices, type TenantData } fr
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
 import { averagesOf, bytesOfCounts, bytesOfData, withBytes, type RecordAverages } from './held-bytes.ts'
+import { HeldFaults } from './held-faults.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -39,6 +40,8 @@ export class TenantMemory {
   heldBytes = 0
   /** The tenants' clocks (clock-methods.ts), part of each tenant's value as its records are; none kept: the starting clock. */
   readonly clocks = new Map<string, KeptClock>()
+  /** The tenants' fault rules (fault-methods.ts), part of each tenant's value as its clock is. */
+  readonly faults = new HeldFaults()
 
   constructor(
     /** The seeded records every tenant starts from (and returns to on reset). */
@@ -219,13 +222,13 @@ export class TenantMemory {
     })
   }
 
-  /** Forgets a tenant released: it comes back from its seed (or its store). */
   /** The tenant's clock becomes `clock` (undefined: none kept). */
   setClock(tenant: string, clock: KeptClock | undefined): void {
     if (clock === undefined) this.clocks.delete(tenant)
     else this.clocks.set(tenant, clock)
   }
 
+  /** Forgets a tenant released: it comes back from its seed (or its store). */
   drop(tenant: string): void {
     this.update(({ tenants, snapshots, seeds }) => {
       tenants.delete(tenant)
