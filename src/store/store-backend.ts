@@ -121,8 +121,8 @@ export interface SavedStore {
  * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
- * are those of StoreBackend, rows, clock, fault rules and all; idempotency records are the Redis adapter's
- * of the records' port (policies/idempotency), but for one stored with its write (`putsAt`).
+ * are those of StoreBackend, rows, clock, fault rules and all; idempotency records are the Redis
+ * adapter's of the records' port (policies/idempotency), but for one stored with its write (`putsAt`).
  * A tenant's transactions that arrive while one is being stored are stored together next
  * (`putsAt`): one script for many writes.
  */
