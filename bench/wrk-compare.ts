@@ -11,6 +11,7 @@
  *   npm run bench -- --autocannon               # autocannon's reading beside wrk's, same servers, same minute
  *   npm run bench -- --build /path/to/old       # an older build (built) as a third server, and start-ups old vs new
  *   npm run bench -- getSubscriber              # only these operations
+ *   npm run bench -- --costs                    # what each default costs an answer: novu-mock again with it off
  *   BENCH_DURATION=5 BENCH_WARMUP=2 BENCH_ROUNDS=3 npm run bench
  */
 import autocannon from 'autocannon'
@@ -25,6 +26,7 @@ const argv = process.argv.slice(2)
 const valueOf = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined)
 const BUILD = valueOf('--build')
 const AUTOCANNON = argv.includes('--autocannon')
+const COSTS = argv.includes('--costs')
 const only = argv.filter((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '--build')
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
@@ -41,7 +43,16 @@ if (!wrk) {
 const operations = OPERATIONS.filter(({ name }) => only.length === 0 || only.includes(name))
 const OLD: ServerDef | undefined = BUILD ? { ...NOVU_MOCK, name: 'novu-mock old', command: (port) => [process.execPath, join(BUILD, 'bin/novu-mock.js'), '--port', String(port), '--host', '127.0.0.1'] } : undefined
 const CEILING = ceilingDef(await answerSizes(NOVU_MOCK))
-const defs = [NOVU_MOCK, ...(OLD ? [OLD] : []), CEILING]
+/**
+ * novu-mock with one default turned off, then all three: the difference in CPU an answer from
+ * novu-mock's own is what that default costs (no behaviour changes to win a figure: these only measure).
+ */
+const withOff = (name: string, flags: string[]): ServerDef => ({ ...NOVU_MOCK, name, command: (port) => [...NOVU_MOCK.command(port), ...flags] })
+const OFF = { log: ['--log-level', 'silent'], validation: ['--response-validation', 'off'], journal: ['--journal-size', '0'] }
+const COST_DEFS = COSTS
+  ? [withOff('no log', OFF.log), withOff('no validation', OFF.validation), withOff('no journal', OFF.journal), withOff('none of them', [...OFF.log, ...OFF.validation, ...OFF.journal])]
+  : []
+const defs = [NOVU_MOCK, ...(OLD ? [OLD] : []), ...COST_DEFS, CEILING]
 
 interface Reading {
   round: number
@@ -145,6 +156,14 @@ console.log(`\nthe server's CPU an answer (µs, median of the rounds), and node:
 for (const op of operations) {
   for (const def of defs.filter((d) => d !== CEILING)) {
     console.log(`  ${op.name.padEnd(28)} ${def.name.padEnd(14)} ${fmt(cpuUsOf(def.name, op.name), 1).padStart(6)} µs   node:http ${fmt(cpuUsOf(CEILING.name, op.name), 1).padStart(6)} µs   ${(cpuUsOf(CEILING.name, op.name) / cpuUsOf(def.name, op.name)).toFixed(2)}x`)
+  }
+}
+if (COSTS) {
+  console.log(`\nwhat each default costs an answer: novu-mock's CPU an answer less that with it off (µs, medians), and what is left over node:http's`)
+  for (const op of operations) {
+    const own = cpuUsOf(NOVU_MOCK.name, op.name)
+    const costs = COST_DEFS.map((def) => `${def.name} ${fmt(own - cpuUsOf(def.name, op.name), 1)}`).join('   ')
+    console.log(`  ${op.name.padEnd(28)} ${costs}   left without them ${fmt(cpuUsOf('none of them', op.name) - cpuUsOf(CEILING.name, op.name), 1)}`)
   }
 }
 if (AUTOCANNON) {

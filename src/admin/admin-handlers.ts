@@ -7,7 +7,7 @@ import type { TenantState } from '../store/records.ts'
 import type { LifecyclePort, StateAdminPort } from '../store/store.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
 import type { Contract } from '../contract/load-contract.ts'
-import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { EVENT_STREAM_OPERATION } from './event-stream.ts'
 import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import { clockHandlers } from './clock-handlers.ts'
@@ -27,7 +27,7 @@ export interface AdminInfo {
   startedAt: number
   journal: JournalPort
   tenants: TenantDefaults
-  faults: FaultRulesPort
+  faults: FaultRules
   /** The API's contract, against which fault rules are checked. */
   api: Contract
   /** Novu's document: fault rules may name any of its operations. */

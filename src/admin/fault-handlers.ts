@@ -1,6 +1,5 @@
 import { notFound, validationFailed } from '../answer/api-error.ts'
-import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
-import { MAX_RULE_BYTES, MAX_RULES, ruleBytes } from '../policies/faults/fault-rules.ts'
+import { ruleBytes, type FaultRules } from '../policies/faults/fault-rules.ts'
 import { HEAP_BYTES_PER_JSON_CHAR } from '../store/memory/held-bytes.ts'
 import type { MemoryPort } from '../store/store.ts'
 import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
@@ -9,19 +8,16 @@ import type { Contract } from '../contract/load-contract.ts'
 import { journalName } from '../contract/novu/operation-names.ts'
 
 /** The fault rules' admin routes; a rule may only answer with a status its operation documents. */
-export function faultHandlers(faults: FaultRulesPort, api: Contract, novu: Contract) {
+export function faultHandlers(faults: FaultRules, api: Contract, novu: Contract) {
   return {
     listFaults: async ({ tenant }: OperationContext<unknown>) => ({ faults: await faults.list(tenant.key) }),
 
     addFault: async ({ store, tenant, input }: OperationContext<{ body: FaultRuleRequest }, MemoryPort>) => {
       checkHeaders(input.body.respond?.headers)
       checkDocumented(input.body, api, novu)
-      const bytes = ruleBytes(input.body)
-      const held = (await faults.list(tenant.key)).reduce((sum, rule) => sum + ruleBytes(rule), 0)
-      if (held + bytes > MAX_RULE_BYTES) throw validationFailed({ general: { messages: [`at most ${MAX_RULE_BYTES} bytes (1 MiB) of fault rules per tenant`] } })
-      store.makeRoom(tenant.key, bytes * HEAP_BYTES_PER_JSON_CHAR, 'Fault rule')
+      store.makeRoom(tenant.key, ruleBytes(input.body) * HEAP_BYTES_PER_JSON_CHAR, 'Fault rule')
       const rule = await faults.add(tenant.key, input.body)
-      if (!rule) throw validationFailed({ general: { messages: [`at most ${MAX_RULES} fault rules per tenant`] } })
+      if ('refused' in rule) throw validationFailed({ general: { messages: [rule.refused] } })
       return rule
     },
 

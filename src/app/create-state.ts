@@ -16,8 +16,9 @@ import type { TenantState } from '../store/records.ts'
 import { openStoreFile } from '../store/sqlite/store-file.ts'
 import { StoreFileError, type SeedSpec } from '../store/store.ts'
 import { DEFAULT_CONFIG, type AppOptions, type ServerConfig } from './config.ts'
-import { memoryPolicies, policyBytes, redisState, tenantClocks, type Policies } from './policies.ts'
+import { idempotencyOver, memoryPolicies, redisState, tenantClocks, type Policies } from './policies.ts'
 import { cleanPolicies, onRelease } from './tenant-upkeep.ts'
+import { FaultRules } from '../policies/faults/fault-rules.ts'
 
 export const VERSION = '0.1.0'
 
@@ -92,9 +93,10 @@ export async function createState(options: AppOptions = {}): Promise<MockState> 
       tenantTtlMs: config.tenantTtlMs,
       memoryBudget: config.memoryBudget,
       countsOfSeed: (spec) => seedCounts(spec, seed.integrations.length),
-      policyBytes: policyBytes(() => held),
     }))
-  const policies = shared?.policiesOver(store) ?? memoryPolicies(config, store, storeFile !== undefined)
+  const beside = shared?.policies ?? memoryPolicies(config)
+  const idempotency = idempotencyOver(store, beside.running, storeFile !== undefined || shared !== undefined, shared !== undefined)
+  const policies: Policies = { ...beside, faults: new FaultRules(store), idempotency }
   held = policies
   const clocks = tenantClocks(config, policies, store, logger, givenClock ? () => givenClock().getTime() : Date.now)
   // Before the tenant is known (and for answers that name none): the starting clock.

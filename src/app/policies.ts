@@ -3,8 +3,7 @@ import { RequestJournal } from '../journal/request-journal.ts'
 import type { Logger } from '../log/logger.ts'
 import { hashOfKey } from '../log/request-log.ts'
 import { DelayedCalls } from '../policies/faults/delayed-calls.ts'
-import { FaultRules } from '../policies/faults/fault-rules.ts'
-import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import { Idempotency } from '../policies/idempotency/idempotency.ts'
 import { RunningKeys, type RunningKeysPort } from '../policies/idempotency/running-keys.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
@@ -19,7 +18,8 @@ import type { ClockSetting } from '../clock/clock-setting.ts'
 export interface Policies {
   idempotency: Idempotency
   journal: JournalPort
-  faults: FaultRulesPort
+  /** Functions over the tenants' values: made over the store (create-state.ts). */
+  faults: FaultRules
   /** Each process's own: the calls it holds for a delay, per tenant. */
   delayed: DelayedCalls
   rateLimiter: RateLimitPort
@@ -27,19 +27,21 @@ export interface Policies {
   close(): Promise<void>
 }
 
+/** The policies that keep state beside the tenants' values, made before the store; `running`, the keyed calls' markers. */
+export type PoliciesBeside = Omit<Policies, 'faults' | 'idempotency'> & { running: RunningKeysPort }
+
 /**
  * The idempotency rules over the store's values (`stored`: a store that stores its changes, a
  * write's record then stored with it), the calls under way marked by `running`.
  */
-const idempotencyOver = (store: KeyRecordsPort, running: RunningKeysPort, stored: boolean, shared: boolean) =>
+export const idempotencyOver = (store: KeyRecordsPort, running: RunningKeysPort, stored: boolean, shared: boolean) =>
   new Idempotency({ store, running, keep: KEY_RECORDS_KEPT, stored, shared })
 
-/** Each instance's own, in memory; the idempotency records are the store's (with --db, stored). */
-export function memoryPolicies(config: ServerConfig, store: KeyRecordsPort, stored: boolean): Policies {
+/** Each instance's own, in memory. */
+export function memoryPolicies(config: ServerConfig): PoliciesBeside {
   return {
-    idempotency: idempotencyOver(store, new RunningKeys(), stored, false),
+    running: new RunningKeys(),
     journal: new RequestJournal(config.journalSize),
-    faults: new FaultRules(),
     delayed: new DelayedCalls(),
     rateLimiter: rateLimiterOf(config),
     close: async () => undefined,
@@ -53,36 +55,29 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  * With --redis: the store's backend and the policies on one connection to Redis, shared by every
  * instance on it (docs/behaviour.md §7). Redis is loaded only here.
  */
-export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policiesOver: (store: KeyRecordsPort) => Policies }> {
+export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: PoliciesBeside }> {
   const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
   const { openRedisOn } = await import('../redis/redis-backend.ts')
   const { RedisRunningKeys } = await import('../redis/redis-running-keys.ts')
-  const { RedisFaultRules } = await import('../redis/redis-fault-rules.ts')
   const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
-  const { SeenVersions } = await import('../policies/faults/seen-versions.ts')
   const { RedisJournal } = await import('../redis/redis-journal.ts')
   const client = await connectRedis(config.redis!)
   try {
     const backend = await openRedisOn(client, redactedUrl(config.redis!), seed, { waitReplicas: config.redisWaitReplicas })
+    const running = new RedisRunningKeys(client)
     // A call is journaled after its answer: a failure to keep it is logged (once an outage), not answered.
-    const faultVersions = new SeenVersions()
     const journal = new RedisJournal({ client, size: config.journalSize, onError: (message) => logger.warn(message) })
     return {
       backend,
-      policiesOver(store) {
-        const idempotency = idempotencyOver(store, new RedisRunningKeys(client), true, true)
-        return {
-          idempotency,
-          journal,
-          // The token's trip reads the fault rules' version too: a call that matches no rule then checks them without a trip.
-          faults: new RedisFaultRules(client, Math.random, faultVersions),
-          delayed: new DelayedCalls(),
-          rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined, faultVersions),
-          close: async () => {
-            idempotency.close()
-            await journal.close()
-          },
-        }
+      policies: {
+        running,
+        journal,
+        delayed: new DelayedCalls(),
+        rateLimiter: new RedisRateLimiter(client, rateOf(config), config.rateLimit !== undefined),
+        close: async () => {
+          running.close()
+          await journal.close()
+        },
       },
     }
   } catch (error) {
@@ -103,15 +98,4 @@ export function tenantClocks(config: ServerConfig, policies: Policies, store: Cl
   const onOutOfRange = (tenant: string, clock: ClockSetting) =>
     logger.warn('a stored clock was out of the years 0001-9999: the tenant is back on real time', { tenant: hashOfKey(tenant), at: clock.at, frozen: clock.frozen })
   return new TenantClocks({ store, start: config.clock, realNow, onRewind, onOutOfRange })
-}
-
-/** What the policies hold in this process for the tenants, as the memory budget counts it (docs/behaviour.md §3). */
-export function policyBytes(policies: () => Policies | undefined) {
-  return {
-    total: () => {
-      const held = policies()
-      return held?.faults.heldBytes ?? 0
-    },
-    of: (tenant: string) => policies()?.faults.bytesOf?.(tenant) ?? 0,
-  }
 }

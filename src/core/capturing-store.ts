@@ -1,5 +1,6 @@
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../store/records.ts'
 import type { ConnectionQuery, KeyedWrite, Store, TenantTransaction, TenantView } from '../store/store.ts'
+import type { FaultsChange, TenantFaults } from '../store/tenant-faults.ts'
 
 /** The collections of a tenant's state, as `GET /__admin/state` names them. */
 export type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages' | 'workflows'
@@ -116,6 +117,14 @@ export class CapturingStore implements Store {
 
   heldClocks() {
     return this.store.heldClocks()
+  }
+
+  faultRulesOf(...args: Parameters<Store['faultRulesOf']>) {
+    return this.store.faultRulesOf(...args)
+  }
+
+  changeFaultRules<T>(tenant: string, change: (faults: TenantFaults | undefined) => FaultsChange<T>) {
+    return this.store.changeFaultRules(tenant, change)
   }
 
   health() {

@@ -1,7 +1,7 @@
 import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
 import type { Idempotency } from '../policies/idempotency/idempotency.ts'
 import type { JournalPort } from '../journal/journal-port.ts'
-import type { FaultRulesPort } from '../policies/faults/fault-rules-port.ts'
+import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import type { Store } from '../store/store.ts'
@@ -26,7 +26,7 @@ export interface CallPolicies {
   idempotency: Idempotency
   journal: JournalPort
   rateLimiter: RateLimitPort
-  faults: FaultRulesPort
+  faults: FaultRules
   /** The calls each tenant has waiting out a delay (docs/behaviour.md §6). */
   delayed: DelayedCalls
 }

@@ -9,7 +9,7 @@ import { confirmedWrites } from './redis-wait.ts'
 import { answersPing, bulkConnectionOf, connectRedis, modeOf, redactedUrl, type RedisClient } from './redis-connection.ts'
 import { GLOBAL_KEYS, tenantKeys, type TenantKeys } from './redis-keys.ts'
 import { deleteTenants } from './redis-drop-tenants.ts'
-import { LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
+import { faultsOf, LARGE, updateOf, type SinceAnswer } from './redis-since-answer.ts'
 import { defineScripts } from './redis-define-scripts.ts'
 import { markerKey } from './redis-running-keys.ts'
 import { keyRecordJson, listed, listedRows, recordTexts, RELOAD, rowArguments } from './change-texts.ts'
@@ -162,7 +162,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
         'rows' in change ? listedRows(change, records, listedChange) : listed(change, listedChange),
         name,
         change.type === 'saveSnapshot' ? change.createdAt : change.type === 'restampKeyRecords' ? change.expiresAt : '',
-        valueJson(change),
+        valueOf(change),
         'rows' in change ? change.rows.flatMap((row, i) => rowArguments(row, records[i]!)) : change.type === 'keyRecord' ? [change.keep] : [],
       ))
       return answer === -1 ? 'conflict' : answer
@@ -199,6 +199,8 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
 
     clockOf: async (tenant) => clockFromText(await client.hget(tenantKeys(tenant).meta, 'clock')),
 
+    faultRulesOf: async (tenant) => faultsOf(await client.hget(tenantKeys(tenant).meta, 'faults')),
+
     async tenants() {
       const tenants = await client.smembers(TENANTS_KEY)
       // Sent together (one round trip to each node); the tenants' keys lie on several slots of a cluster, so neither one script nor one pipeline.
@@ -213,9 +215,13 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
   }
 }
 
-/** WRITE's value of a change as JSON (its seventh argument): a created tenant's seed, a clock, or an idempotency record. */
-function valueJson(change: Change): string {
+/**
+ * The WRITE script's value of a change as JSON ('' for none): a seed of its own, its clock or its
+ * fault rules (set in the tenant's meta hash), or an idempotency record.
+ */
+function valueOf(change: Change): string {
   if (change.type === 'createTenant') return JSON.stringify(change.seed)
   if (change.type === 'clock') return change.clock === undefined ? '' : JSON.stringify(change.clock)
+  if (change.type === 'faultRules') return change.faults === undefined ? '' : JSON.stringify(change.faults)
   return change.type === 'keyRecord' ? keyRecordJson(change.record) : ''
 }

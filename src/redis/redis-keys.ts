@@ -1,8 +1,7 @@
 /**
  * Every key novu-mock writes in Redis, named here and nowhere else; only src/redis/ imports this
  * file (a rule of `npm run lint:layers`). What each key holds is told beside the code that writes
- * it (redis-scripts.ts, redis-running-keys.ts, redis-fault-scripts.ts, redis-journal.ts,
- * redis-rate-limiter.ts).
+ * it (redis-scripts.ts, redis-running-keys.ts, redis-journal.ts, redis-rate-limiter.ts).
  */
 
 /** Every key novu-mock writes starts with this. */
@@ -16,8 +15,6 @@ export const GLOBAL_KEYS = {
   seed: `${KEY_PREFIX}:seed`,
   /** Sorted set: each tenant's latest call stored (ms since the epoch, as the score), what `--tenant-ttl` counts from. */
   called: `${KEY_PREFIX}:called`,
-  /** The counter the fault rule ids of every tenant and instance are taken from. */
-  faultIds: `${KEY_PREFIX}:fault-ids`,
 } as const
 
 /** SCAN's pattern for every tenant's keys. */
@@ -33,7 +30,7 @@ export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffe
 export function tenantKeys(tenant: string) {
   const base = tenantKeyBase(tenant)
   return {
-    // The tenant's value: its records, clock and idempotency records (redis-scripts.ts).
+    // The tenant's value: its records, clock, fault rules and idempotency records (redis-scripts.ts).
     meta: `${base}meta`,
     rows: `${base}rows`,
     log: `${base}log`,
@@ -48,9 +45,6 @@ export function tenantKeys(tenant: string) {
     keyOrder: `${base}keys`,
     /** + an idempotency key: the marker of that key's call under way (redis-running-keys.ts). */
     running: `${base}key:`,
-    // The fault rules (redis-fault-scripts.ts): their hash (`v` is their version) and their order.
-    faults: `${base}faults`,
-    faultOrder: `${base}fault-order`,
     /** The rate limit's bucket. */
     rate: `${base}rate`,
     // The journal (redis-journal.ts): its entries, its last id, and the channel of live entries.

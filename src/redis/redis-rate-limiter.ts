@@ -4,7 +4,6 @@ import { reached } from '../store/store.ts'
 import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import { BucketRules, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import { defineScripts } from './redis-define-scripts.ts'
-import type { SeenVersions } from '../policies/faults/seen-versions.ts'
 import type { PendingTime } from '../policies/clock/tenant-clocks.ts'
 import { FIRST_PRINTABLE_MS, LAST_PRINTABLE_MS } from '../lib/iso-time.ts'
 import { beforeTurnWrite } from './turn-writes.ts'
@@ -36,24 +35,22 @@ end
 `
 
 /**
- * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its fault rules' hash, its
- * value's hash (`meta`, whose field `clock` is its clock: redis-scripts.ts). ARGV: burst, tokens
- * per second, the bucket's time to live in ms, then per call in the order they came: now (or '':
- * the tenant's time read from its clock, TENANT_TIME), the real time and the starting clock's
- * JSON it is read with. For each call in turn, refills and takes one
- * token as RateLimiter does, in doubles written exactly (%.17g), so both answer alike; a clock
- * behind the bucket's refills nothing. Answers {the fault rules' version or '', then per call: 1
- * taken or 0, tokens left}: the version read here so that a call matching no rule needs no trip of
- * its own to check them (SeenVersions).
+ * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its value's hash (`meta`, whose
+ * field `clock` is its clock: redis-scripts.ts). ARGV: burst, tokens per second, the bucket's time
+ * to live in ms, then per call in the order they came: now (or '': the tenant's time read from its
+ * clock, TENANT_TIME), the real time and the starting clock's JSON it is read with. For each call
+ * in turn, refills and takes one token as RateLimiter does, in doubles written exactly (%.17g), so
+ * both answer alike; a clock behind the bucket's refills nothing. Answers, per call: 1 taken or 0,
+ * tokens left.
  */
 const TAKE = `
 ${TENANT_TIME}
 local burst, perSecond = tonumber(ARGV[1]), tonumber(ARGV[2])
 local kept = redis.call('HMGET', KEYS[1], 't', 'u')
-local clock = redis.call('HGET', KEYS[3], 'clock')
+local clock = redis.call('HGET', KEYS[2], 'clock')
 local tokens, updatedAt = burst, nil
 if kept[1] then tokens, updatedAt = tonumber(kept[1]), tonumber(kept[2]) end
-local answer = {redis.call('HGET', KEYS[2], 'v') or ''}
+local answer = {}
 for i = 4, #ARGV, 3 do
   local now = tonumber(ARGV[i])
   if not now then now = tenantTime(clock, ARGV[i + 2], tonumber(ARGV[i + 1])) end
@@ -80,7 +77,7 @@ const IDLE_BUCKET_MS = 24 * 60 * 60 * 1000
 
 interface Scripts {
   /** The keys, then burst, tokens per second, time to live, then per call: now, real time, starting clock (TAKE). */
-  novuRateTake(bucket: string, faults: string, meta: string, ...args: (string | number)[]): Promise<[string, ...(number | string)[]]>
+  novuRateTake(bucket: string, meta: string, ...args: (string | number)[]): Promise<(number | string)[]>
 }
 
 /** A call's token asked for, and what settles its caller's promise. */
@@ -114,10 +111,8 @@ export class RedisRateLimiter implements RateLimitPort {
     private readonly client: RedisClient,
     rate: RateLimit,
     enforce: boolean,
-    /** Where the fault rules' version read with each token goes (RedisFaultRules reads it). */
-    private readonly faultVersions?: SeenVersions,
   ) {
-    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 3, lua: TAKE } })
+    this.scripts = defineScripts<Scripts>(client, { novuRateTake: { numberOfKeys: 2, lua: TAKE } })
     this.rules = new BucketRules(rate, enforce)
     // Not the time to refill: under a frozen clock (docs/behaviour.md §8) a spent bucket must stay spent.
     this.ttlMs = Math.max(Math.ceil((this.rules.burst / this.rules.perSecond) * 1000), IDLE_BUCKET_MS)
@@ -140,9 +135,8 @@ export class RedisRateLimiter implements RateLimitPort {
     const { burst, perSecond } = this.rules
     const args = calls.flatMap(({ now }) => (typeof now === 'number' ? [now, '', ''] : ['', now.realMs, JSON.stringify(now.start)]))
     const keys = tenantKeys(tenant)
-    reached(this.scripts.novuRateTake(keys.rate, keys.faults, keys.meta, burst, perSecond, this.ttlMs, ...args)).then(
-      ([faults, ...taken]) => {
-        this.faultVersions?.note(tenant, faults)
+    reached(this.scripts.novuRateTake(keys.rate, keys.meta, burst, perSecond, this.ttlMs, ...args)).then(
+      (taken) => {
         calls.forEach(({ operationId, resolve, reject }, i) => {
           try {
             resolve(this.rules.answer(Number(taken[2 * i + 1]), taken[2 * i] === 1, operationId))

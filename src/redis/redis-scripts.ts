@@ -8,7 +8,8 @@ import { RELOAD } from './change-texts.ts'
  * Redis Cluster too. A tenant's keys, after its prefix `novu-mock:{tenant}:`:
  *   meta      hash: v (the tenant's version), seq (the last seq given), seed (a seed of its own, JSON),
  *             clock (its clock, JSON of clock-setting.ts; absent: the starting clock, read by the
- *             rate limit's script too), acks (always 0: written to wait for the replicas, redis-wait.ts)
+ *             rate limit's script too), faults (its fault rules with their counters, JSON of
+ *             TenantFaults; absent: none), acks (always 0: written to wait for the replicas, redis-wait.ts)
  *   rows      hash: `kind id` → `seq\n record JSON` (the record `null`: a seeded one removed)
  *   log       list: `version\n change JSON` (or `reload`, for one too large), the newest LOG_LENGTH changes
  *   snapshots list of snapshot names, in the order saved; `snapshot-at` hash: name → createdAt
@@ -67,9 +68,9 @@ end
  * `replaceStaged`, or any key of the tenant), key-records, keys. ARGV: version held, log length,
  * change type (or `replaceStaged`), change JSON, snapshot name (for `keyRecord`: its key),
  * createdAt (for `restampKeyRecords`: the records' new expiry), seed JSON (for
- * `replaceStaged`: the number of fields staged; for `clock`: the clock's JSON, '' for none; for
- * `keyRecord`: the record's JSON, then the records kept), then per row: field, seq, record JSON
- * (PUT_ROW).
+ * `replaceStaged`: the number of fields staged; for `clock` and `faultRules`: the clock's or the
+ * rules' JSON, '' for none; for `keyRecord`: the record's JSON, then the records kept), then per
+ * row: field, seq, record JSON (PUT_ROW).
  * Answers the new version, or -1 when the tenant is past the version held.
  */
 export const WRITE = `
@@ -119,6 +120,8 @@ elseif kind == 'restampKeyRecords' then
   end
 elseif kind == 'forgetKeyRecords' then
   redis.call('UNLINK', keyRecords, keyOrder)
+elseif kind == 'faultRules' then
+  if ARGV[7] == '' then redis.call('HDEL', meta, 'faults') else redis.call('HSET', meta, 'faults', ARGV[7]) end
 elseif kind == 'saveSnapshot' then
   copy(rows, snapshotRows)
   redis.call('LREM', snapshots, 0, name)
@@ -180,8 +183,8 @@ return v
  * prefix, the most rows (its own and its snapshots') a whole tenant is answered with ('': any).
  * Answers {v} when the version held is current; {v, 'changes', entry…} with the log's entries past
  * it; {0, 'none'} for a tenant without state; {v, 'large'} for one of more rows than asked; else
- * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or '', {record JSON…}} (the
- * idempotency records, oldest first).
+ * {v, 'tenant', seed or '', rows, {{name, createdAt, rows}…}, clock or '', fault rules or '',
+ * {record JSON…}} (the idempotency records, oldest first).
  */
 export const SINCE = `
 local meta, log, rows, snapshots, snapshotAt, keyRecords, keyOrder = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
@@ -211,7 +214,8 @@ for _, key in ipairs(redis.call('ZRANGE', keyOrder, 0, -1)) do
   local record = redis.call('HGET', keyRecords, key)
   if record then table.insert(records, record) end
 end
-return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, redis.call('HGET', meta, 'clock') or '', records}
+local clock, faults = redis.call('HGET', meta, 'clock') or '', redis.call('HGET', meta, 'faults') or ''
+return {v, 'tenant', redis.call('HGET', meta, 'seed') or '', redis.call('HGETALL', rows), saved, clock, faults, records}
 `
 
 /**

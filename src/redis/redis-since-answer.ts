@@ -3,6 +3,7 @@ import type { Change, OverlayRow, RecordKind, SavedSnapshot, TenantSeed, TenantU
 import type { KeyRecord } from '../store/store.ts'
 import { RELOAD } from './change-texts.ts'
 import { clockFromText } from '../clock/clock-setting.ts'
+import type { TenantFaults } from '../store/tenant-faults.ts'
 
 type Nested = string | number | null | Nested[]
 /** What the SINCE script answers (redis-scripts.ts). */
@@ -20,15 +21,19 @@ export async function updateOf([version, form, ...rest]: SinceAnswer): Promise<T
     const entries = (rest as string[]).map((entry) => entry.slice(entry.indexOf('\n') + 1))
     return entries.includes(RELOAD) ? RELOAD : { version, changes: entries.map((entry) => JSON.parse(entry) as Change) }
   }
-  const [seed, rows, snapshots, clockText, keyRecords = []] = rest as [string, string[], [string, string, string[]][], string, string[]?]
+  const [seed, rows, snapshots, clockText, faultsText, keyRecords = []] = rest as [string, string[], [string, string, string[]][], string, string, string[]?]
   const saved: SavedSnapshot[] = []
   for (const [name, createdAt, snapshotRows] of snapshots) saved.push({ name, createdAt, rows: await rowsOf(snapshotRows) })
   const clock = clockText ? clockFromText(clockText) : undefined
+  const faults = faultsOf(faultsText)
   const records = keyRecords.map((json) => JSON.parse(json) as KeyRecord)
-  return {
-    version,
-    tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: await rowsOf(rows), snapshots: saved, ...(clock === undefined ? {} : { clock }), keyRecords: records },
-  }
+  const value = { ...(clock === undefined ? {} : { clock }), ...(faults && { faults }), keyRecords: records }
+  return { version, tenant: { ...(seed ? { seed: JSON.parse(seed) as TenantSeed } : {}), rows: await rowsOf(rows), snapshots: saved, ...value } }
+}
+
+/** A tenant's fault rules as its value's hash keeps them (HGET answers null, or '' in SINCE's answer, for none). */
+export function faultsOf(text: string | null | undefined): TenantFaults | undefined {
+  return text ? (JSON.parse(text) as TenantFaults) : undefined
 }
 
 /** A rows hash, as HGETALL lists it (field, value, field, value…), parsed in slices: a 50 MB state's took 0.2 s. */

@@ -204,7 +204,7 @@ describe('the OpenAPI documents', () => {
         startedAt: 0,
         journal: new RequestJournal(1),
         tenants: { seed: { seed: 1, subscribers: 2, channelConnections: 0 }, acceptKey: () => {}, strictKeys: new Set() },
-        faults: new FaultRules(),
+        faults: new FaultRules({ faultRulesOf: () => undefined, changeFaultRules: (_tenant, change) => change(undefined).result }),
         clocks: new TenantClocks({ store: clocksInMemory(), start: undefined, realNow: Date.now, onRewind: () => undefined }),
         clean: async () => undefined,
         api: (await loadContracts()).api,

@@ -2,7 +2,7 @@ import type { TenantState } from './records.ts'
 import { healthOf, isShared, NOTHING_SAVED, type StoreBackend } from './store-backend.ts'
 import { VersionConflict } from './shared/shared-tenants.ts'
 import type { SeedSpec, StateCounts, Store } from './store.ts'
-import { forgetOldSeeds, keepLast, memoryBudget, type BudgetParts } from './memory-budget.ts'
+import { forgetOldSeeds, keepLast, memoryBudget } from './memory-budget.ts'
 import { averagesOf, withBytes } from './memory/held-bytes.ts'
 import { countsOf, tenantDataFromState, tenantDataInSlices, stateFromTenantData, type TenantData } from './memory/tenant-data.ts'
 import { TenantMemory } from './memory/tenant-memory.ts'
@@ -10,6 +10,7 @@ import { snapshotMethods } from './snapshot-methods.ts'
 import { importStateMethod } from './import-state.ts'
 import { keyRecordMethods } from './key-record-methods.ts'
 import { clockMethods } from './clock-methods.ts'
+import { faultMethods } from './fault-methods.ts'
 import { PendingTransaction } from './memory/tenant-transaction.ts'
 import { tenantExpiry } from './tenant-expiry.ts'
 import type { SourceParts, TenantSource } from './memory/tenant-source.ts'
@@ -33,8 +34,6 @@ export interface LowdbStoreOptions {
   memoryBudget?: number | undefined
   /** The counts a seed's options make (seed-options.ts), known before it is made. */
   countsOfSeed?: ((spec: SeedSpec) => StateCounts) | undefined
-  /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
-  policyBytes?: BudgetParts['policyBytes']
 }
 
 /**
@@ -73,7 +72,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     return created
   }
 
-  const budgeted = memoryBudget({ memory, budget, policyBytes: options.policyBytes, idle, release: (tenant) => release(tenant, false) })
+  const budgeted = memoryBudget({ memory, budget, idle, release: (tenant) => release(tenant, false) })
 
   /** Lets go of the tenant's memory (it comes back from its seed or its store); `deleted`: its store forgot it too. */
   const release = (tenant: string, deleted: boolean): void => {
@@ -82,6 +81,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     queues.forget(tenant)
     calledAt.delete(tenant)
     clocks.release(tenant, deleted)
+    faults.release(tenant)
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
@@ -124,8 +124,8 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
   const { touch, calledAt, sweeping } = tenantExpiry({ backend, ttlMs: options.tenantTtlMs ?? 0, release: (tenant) => release(tenant, true) })
 
   const clocks = clockMethods({ memory, saved, source, shared: isShared(backend), serialized, holdForChange, changing, persist })
+  const faults = faultMethods({ memory, source, shared: isShared(backend), serialized, idle, holdForChange, changing, persist })
   const snapshots = snapshotMethods({ memory, registry, stored, serialized, current, holdForChange, changing, persist, room: budgeted.makeRoom })
-
   const importState = importStateMethod({ memory, holdForChange, changing, persist, budget, nextSeq, room: budgeted.makeRoom })
 
   const store: Store = {
@@ -223,7 +223,6 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     },
 
     ...snapshots,
-
     released: () => registry.released,
     memory: budgeted.memory,
     makeRoom: budgeted.makeRoom,
@@ -236,7 +235,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
     ...keyRecordMethods({ memory, source, shared: isShared(backend), stored: backend !== undefined, serialized, holdForChange, changing, persist }),
     ...clocks.port,
-
+    ...faults.port,
     health: () => healthOf(backend),
 
     async close() {

@@ -4,8 +4,6 @@ export interface BudgetParts {
   memory: TenantMemory
   /** Bytes at most; infinite: no bound. */
   budget: number
-  /** What the policies hold for the tenants (fault rules, idempotency records), in all and for one. */
-  policyBytes?: { total(): number; of(tenant: string): number } | undefined
   /** Whether no change of the tenant is under way. */
   idle(tenant: string): boolean
   /** Releases a tenant from memory. */
@@ -17,10 +15,10 @@ export interface BudgetParts {
  * for more by releasing the least recently used tenants that hold something counted, have no call
  * in flight and no change under way, never the one asking.
  */
-export function memoryBudget({ memory, budget, policyBytes, idle, release }: BudgetParts) {
-  // A tenant's idempotency records are part of its value: counted with it, released with it.
-  const used = (): number => memory.heldBytes + memory.keys.bytes + (policyBytes?.total() ?? 0)
-  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + memory.keys.bytesOf(tenant) + (policyBytes?.of(tenant) ?? 0)
+export function memoryBudget({ memory, budget, idle, release }: BudgetParts) {
+  // A tenant's fault rules and idempotency records are part of its value: counted with it, released with it.
+  const used = (): number => memory.heldBytes + memory.faults.heldBytes + memory.keys.bytes
+  const heldFor = (tenant: string): number => memory.bytesOf(tenant) + memory.faults.bytesOf(tenant) + memory.keys.bytesOf(tenant)
 
   /** Room for `bytes` more held for `tenant`; throws LargerThanBudget, or MemoryBudgetExceeded when no release makes room. */
   const makeRoom = (tenant: string, bytes: number, what: string): void => {

@@ -2,6 +2,7 @@ import type { KeptClock } from '../clock/clock-setting.ts'
 import type { TenantState } from './records.ts'
 import type { KeyRecord, StoreHealth, StoreKind } from './store.ts'
 import type { SeedSpec } from './seed-spec.ts'
+import type { TenantFaults } from './tenant-faults.ts'
 
 /**
  * The write path of the store: the contract a durable backend implements (SQLite; Redis, shared
@@ -78,6 +79,8 @@ export type Change =
   | { type: 'keyRecord'; tenant: string; record: KeyRecord; keep: number }
   /** The tenant's clock (docs/behaviour.md §8); undefined: none kept, the starting clock. */
   | { type: 'clock'; tenant: string; clock: KeptClock | undefined }
+  /** The tenant's fault rules with their counters (docs/behaviour.md §6); undefined: none. A shared backend's only: --db keeps none (§3). */
+  | { type: 'faultRules'; tenant: string; faults: TenantFaults | undefined }
   /** The tenant's idempotency records are gone (a reset). */
   | { type: 'forgetKeyRecords'; tenant: string }
   /** Every idempotency record of the tenant now expires at `expiresAt` (its clock went back). */
@@ -99,6 +102,8 @@ export interface SavedTenant {
   snapshots: SavedSnapshot[]
   /** Its clock, where one is kept (a shared backend's; the --db file's are SavedStore's `clocks`). */
   clock?: KeptClock
+  /** Its fault rules, where they are kept (a shared backend's). */
+  faults?: TenantFaults
   /** Its finished idempotency records, oldest first (a tenant read whole or alone; none: none kept). */
   keyRecords?: KeyRecord[]
 }
@@ -118,8 +123,8 @@ export interface SavedStore {
  * from a tenant a process asks `since` (one round trip) and replays what it missed; it writes with
  * `writeAt`, which stores the change only if the tenant is still at the version the process holds,
  * so that two processes never both write over the same version (docs/decisions.md). The changes
- * are those of StoreBackend, rows, clock and idempotency records and all; a record made by a
- * write is stored with it (`putsAt`).
+ * are those of StoreBackend, rows, clock, fault rules, idempotency records and all; a record made
+ * by a write is stored with it (`putsAt`).
  * A tenant's transactions that arrive while one is being stored are stored together next
  * (`putsAt`): one script for many writes.
  */
@@ -137,6 +142,8 @@ export interface SharedBackend extends StoreBackend {
   tenants(): Promise<{ tenant: string; created: boolean }[]>
   /** The tenant's clock as stored, read alone (a tenant this process does not hold). */
   clockOf(tenant: string): Promise<KeptClock | undefined>
+  /** The tenant's fault rules as stored, read alone (a tenant this process does not hold). */
+  faultRulesOf(tenant: string): Promise<TenantFaults | undefined>
   /** Deletes everything stored of the tenants, and unlists them (a reset of all: nothing of theirs left to keep). */
   dropTenants(tenants: readonly string[]): Promise<void>
 }

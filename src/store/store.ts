@@ -2,6 +2,7 @@ import type { KeptClock } from '../clock/clock-setting.ts'
 import type { MaybePromise } from '../lib/maybe-promise.ts'
 import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
 import type { SeedSpec } from './seed-spec.ts'
+import type { FaultsPort } from './tenant-faults.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -95,7 +96,7 @@ export interface KeyedWrite {
  * does not hold sees that tenant's seed and leaves it unheld: looking never makes a tenant, nor
  * keeps one from being dropped at the bound (docs/behaviour.md §3).
  */
-export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClocksPort, LifecyclePort, MemoryPort {}
+export interface Store extends RecordsPort, StateAdminPort, SnapshotsPort, KeyRecordsPort, ClocksPort, FaultsPort, LifecyclePort, MemoryPort {}
 
 /** The instance's memory budget (docs/behaviour.md §3): what it holds for its tenants, in estimated bytes. */
 export interface MemoryPort {
@@ -161,10 +162,7 @@ export interface SnapshotsPort {
 /** Idempotency records a tenant keeps at most: its newest (docs/behaviour.md §4). */
 export const KEY_RECORDS_KEPT = 1000
 
-/**
- * The tenants' finished idempotency records (docs/behaviour.md §4), each part of its tenant's value:
- * changed as a change of the tenant (or with its write: `transact`'s `recordOf`), stored as records are.
- */
+/** The tenants' finished idempotency records (§4), each part of its tenant's value, changed as records are (with its write: `recordOf`). */
 export interface KeyRecordsPort {
   /** The tenant's record of `key`, expired or not: at once when held here; shared, after its call's sync. */
   keyRecordOf(tenant: string, key: string): MaybePromise<KeyRecord | undefined>

@@ -4,7 +4,7 @@ import { startCli } from '../helpers/cli.ts'
 import { openEvents } from '../helpers/event-stream.ts'
 import { expectContract } from '../helpers/expect-contract.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'
-import { freshTenant } from '../helpers/start-test-server.ts'
+import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 import { ADA } from '../helpers/well-known.ts'
 
 /**
@@ -77,6 +77,40 @@ describe.skipIf(skipped)('policies shared over instances on one Redis', () => {
     expect(answers).toEqual([200, 404, 200, 404, 200, 404])
     const [rule] = (await request(a.url).get('/__admin/faults').set(auth)).body.faults
     expect([rule.matched, rule.applied]).toEqual([6, 3])
+  })
+
+  it('applies a `times: 3` rule exactly 3 times over concurrent calls on both instances, then neither lists it', async () => {
+    const auth = freshTenant()
+    const added = await request(a.url).post('/__admin/faults').set(auth).send({ match: { operationId: 'getSubscriber' }, respond: { status: 404 }, times: 3 })
+    expect(added.status).toBe(201)
+    // Within the limit of 10 a minute: 8 calls at once, half through each.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => getAda(i % 2 ? a.url : b.url, auth)))
+    expect(answers.map(({ status }) => status).sort()).toEqual([200, 200, 200, 200, 200, 404, 404, 404])
+    for (const url of [a.url, b.url]) expect((await request(url).get('/__admin/faults').set(auth)).body.faults).toEqual([])
+  })
+
+  it('numbers a tenant’s rules from fault-1 over both instances, as in memory: rules added at once through both never share an id', async () => {
+    const auth = freshTenant()
+    const added = await Promise.all(Array.from({ length: 6 }, (_, i) => request(i % 2 ? a.url : b.url).post('/__admin/faults').set(auth).send({ match: { path: `/v${i}` }, latencyMs: 1 })))
+    expect(added.map(({ status }) => status)).toEqual(Array(6).fill(201))
+    const ids = added.map(({ body }) => body.id as string).sort()
+    expect(ids).toEqual(['fault-1', 'fault-2', 'fault-3', 'fault-4', 'fault-5', 'fault-6'])
+    for (const url of [a.url, b.url]) expect((await request(url).get('/__admin/faults').set(auth)).body.faults.map((rule: { id: string }) => rule.id).sort()).toEqual(ids)
+  })
+
+  it('keeps a tenant’s fault rules and their counters in Redis when an instance releases it: they come back with it', async () => {
+    const server = await startTestServer({ redis: redis.url, maxTenants: 1 })
+    try {
+      const [faulty, other] = [freshTenant(), freshTenant()]
+      expect((await request(server.url).post('/__admin/faults').set(faulty).send({ match: { operationId: 'getSubscriber' }, respond: { status: 404 }, times: 2 })).status).toBe(201)
+      expect((await getAda(server.url, faulty)).status).toBe(404)
+      expect((await getAda(server.url, other)).status).toBe(200)
+      expect((await request(server.url).get('/__admin/tenants')).body.released).toBe(1)
+      expect((await request(server.url).get('/__admin/faults').set(faulty)).body.faults).toMatchObject([{ matched: 1, applied: 1, times: 1 }])
+      expect([(await getAda(server.url, faulty)).status, (await getAda(server.url, faulty)).status]).toEqual([404, 200])
+    } finally {
+      await server.close()
+    }
   })
 
   it('holds a tenant to its rate limit over both instances, the headers counting every call', async () => {

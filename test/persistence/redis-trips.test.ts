@@ -105,4 +105,17 @@ describe.skipIf(skipped)('round trips to Redis of a call', () => {
       [429, frozenAt],
     ])
   })
+
+  it('costs a call matching none of its tenant’s fault rules the same one trip, and one matching a rule one more: its count, a change of the tenant', async () => {
+    const auth = freshTenant()
+    const added = await request(quiet.url).post('/__admin/faults').set(auth).send({ match: { operationId: 'listChannelConnections' }, respond: { status: 503 } })
+    expect(added.status).toBe(201)
+    await getAda(quiet, auth)()
+    for (let i = 0; i < 3; i++) expect(await tripsOf(getAda(quiet, auth))).toEqual([['EVALSHA', 'EVALSHA']])
+    const faulted = await tripsOf(() => request(quiet.url).get('/v1/channel-connections?limit=10').set(auth), 503)
+    expect(faulted).toHaveLength(2)
+    expect(faulted[0]).toEqual(['EVALSHA', 'EVALSHA'])
+    const [rule] = (await request(quiet.url).get('/__admin/faults').set(auth)).body.faults
+    expect([rule.matched, rule.applied]).toEqual([1, 1])
+  })
 })

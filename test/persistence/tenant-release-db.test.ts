@@ -69,6 +69,26 @@ describe('--db at the tenant bound (maxTenants: 1)', () => {
     expect((await request(url).post('/__admin/reset').set(writer)).status).toBe(200)
     expect(await fcmTokens(url, writer)).toEqual(['fcm-token-ada-1'])
   })
+  it('keeps no fault rules in the file: they go with the tenant’s release, and a restart on the file has none (docs/behaviour.md §3)', async () => {
+    const file = dbFile()
+    const faulty = freshTenant()
+    const rule = { match: { operationId: 'getSubscriber' }, respond: { status: 404 } }
+    const getOne = (url: string) => request(url).get('/v2/subscribers/demo-subscriber-1').set(faulty)
+    const url = await start({ db: file, maxTenants: 1 })
+    expect((await appendToken(url, faulty, 'kept')).status).toBe(200)
+    expect((await request(url).post('/__admin/faults').set(faulty).send(rule)).status).toBe(201)
+    expect((await getOne(url)).status).toBe(404)
+    expect((await appendToken(url, freshTenant(), 'other')).status).toBe(200)
+    expect(await released(url)).toBe(1)
+    expect((await request(url).get('/__admin/faults').set(faulty)).body.faults).toEqual([])
+    expect((await getOne(url)).status).toBe(200)
+    expect((await request(url).post('/__admin/faults').set(faulty).send(rule)).status).toBe(201)
+    await Promise.all(servers.splice(0).map((server) => server.close()))
+    const again = await start({ db: file, maxTenants: 1 })
+    expect(await fcmTokens(again, faulty)).toEqual(['fcm-token-ada-1', 'kept'])
+    expect((await request(again).get('/__admin/faults').set(faulty)).body.faults).toEqual([])
+    expect((await getOne(again)).status).toBe(200)
+  })
 })
 
 describe('--tenant-ttl', () => {

@@ -2,14 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Operation } from '../../contract/operation.ts'
 import type { Answer } from '../../answer/answer.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
-import type { FaultEffect, FaultRulesPort } from './fault-rules-port.ts'
+import type { FaultEffect, FaultRules } from './fault-rules.ts'
 import { tooManyDelayed, type DelayedCalls } from './delayed-calls.ts'
 import { forcedAnswer } from './forced-answer.ts'
 import { parsePrefer, type Preference } from './prefer.ts'
 
 export interface FaultContext {
   operation: Operation
-  faults: FaultRulesPort | undefined
+  faults: FaultRules | undefined
   /** The calls each tenant has waiting out a delay, bounded. */
   delayed: DelayedCalls
   tenantKey: string

@@ -1,10 +1,28 @@
 import { journalName } from '../../contract/novu/operation-names.ts'
 import { isDeepSubset } from '../../lib/deep-subset.ts'
-import type { FaultCall, FaultEffect, FaultRule, FaultRulesPort } from './fault-rules-port.ts'
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
+import type { FaultsChange, FaultsPort, TenantFaults } from '../../store/tenant-faults.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
-import { HEAP_BYTES_PER_JSON_CHAR } from '../../store/memory/held-bytes.ts'
 
+type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
+export type FaultRule = AdminSchemas['FaultRule']
 type Latency = NonNullable<FaultRule['latencyMs']>
+
+export interface FaultCall {
+  operationId: string
+  method: string
+  path: string
+  body: unknown
+  /** Whether the operation documents a status: a rule answering with another passes it by. */
+  documents(status: number): boolean
+}
+
+/** What the matching rules do to one call. */
+export interface FaultEffect {
+  latencyMs: number
+  drop: boolean
+  respond?: NonNullable<FaultRule['respond']> & { ruleId: string }
+}
 
 /** Rules kept per tenant at most; like every buffer that grows with traffic, bounded. */
 export const MAX_RULES = 100
@@ -14,85 +32,96 @@ export const MAX_RULE_BYTES = 2 ** 20
 /** A rule's size as its JSON lists it. */
 export const ruleBytes = (rule: object): number => JSON.stringify(rule).length
 
-/** The tenants' fault rules, applied oldest first. */
-export class FaultRules implements FaultRulesPort {
-  private readonly tenants = new Map<string, FaultRule[]>()
-  /** Per tenant, the number of the last rule added, so a rule's id depends on its tenant's calls alone (docs/behaviour.md §8). */
-  private readonly lastIds = new Map<string, number>()
-  /** Per tenant, its rules' estimate in memory (the memory budget's, docs/behaviour.md §3); `heldBytes` their sum. */
-  private readonly bytes = new Map<string, number>()
-  heldBytes = 0
-  /** Each rule's estimate as it was added: its counters change, what it was counted for does not. */
-  private readonly sizes = new WeakMap<FaultRule, number>()
+/**
+ * The tenants' fault rules (docs/behaviour.md §6), applied oldest first: functions over each
+ * tenant's rules as the store keeps them in its value (FaultsPort), with no store of their own.
+ * Every change, a call counted against its rules included, is a change of the tenant's value, so
+ * that the counters (`matched`, `applied`, `times`, `everyNth`) count every instance's calls
+ * exactly over a shared store. A call that matches no rule held changes nothing.
+ */
+export class FaultRules {
+  constructor(
+    private readonly store: FaultsPort,
+    private readonly random: () => number = Math.random,
+  ) {}
 
-  constructor(private readonly random: () => number = Math.random) {}
-
-  add(tenant: string, request: FaultRuleRequest): FaultRule | undefined {
-    const rules = this.rulesOf(tenant)
-    if (rules.length >= MAX_RULES) return undefined
-    const id = (this.lastIds.get(tenant) ?? 0) + 1
-    this.lastIds.set(tenant, id)
-    const rule = newRule(`fault-${id}`, request)
-    rules.push(rule)
-    this.sizes.set(rule, ruleBytes(rule) * HEAP_BYTES_PER_JSON_CHAR)
-    this.count(tenant, this.sizes.get(rule)!)
-    return rule
+  async list(tenant: string): Promise<FaultRule[]> {
+    return [...((await this.store.faultRulesOf(tenant))?.rules ?? [])]
   }
 
-  /** The estimate of the tenant's rules in memory. */
-  bytesOf(tenant: string): number {
-    return this.bytes.get(tenant) ?? 0
+  /** The rule as kept, with its id; or why it was refused (a bound of the tenant's rules). */
+  async add(tenant: string, request: FaultRuleRequest): Promise<FaultRule | { refused: string }> {
+    return this.store.changeFaultRules(tenant, (faults) => added(faults, request))
   }
 
-  private count(tenant: string, change: number): void {
-    const bytes = this.bytesOf(tenant) + change
-    this.heldBytes += change
-    if (bytes > 0) this.bytes.set(tenant, bytes)
-    else this.bytes.delete(tenant)
+  async remove(tenant: string, id: string): Promise<FaultRule | undefined> {
+    return this.store.changeFaultRules(tenant, (faults) => removed(faults, id))
   }
 
-  list(tenant: string): FaultRule[] {
-    return [...(this.tenants.get(tenant) ?? [])]
+  /** How many rules were removed; the next rule added is `fault-1` again. */
+  async clear(tenant: string): Promise<number> {
+    return this.store.changeFaultRules(tenant, (faults) => ({ next: undefined, result: faults?.rules.length ?? 0 }))
   }
 
-  remove(tenant: string, id: string): FaultRule | undefined {
-    const rules = this.tenants.get(tenant) ?? []
-    const at = rules.findIndex((rule) => rule.id === id)
-    if (at === -1) return undefined
-    const [removed] = rules.splice(at, 1)
-    this.count(tenant, -(this.sizes.get(removed!) ?? 0))
-    return removed
+  /**
+   * Counts the call against every matching rule and sums up their effect; undefined: none. The
+   * rules held are current once the call's own sync is in (`ofCall`): a call that matches none of
+   * them costs nothing more, and answers at once when they are held in this process alone.
+   */
+  apply(tenant: string, call: FaultCall): MaybePromise<FaultEffect | undefined> {
+    const held = this.store.faultRulesOf(tenant, true)
+    return held instanceof Promise ? held.then((faults) => this.counted(tenant, faults, call)) : this.counted(tenant, held, call)
   }
 
-  clear(tenant: string): number {
-    const cleared = this.tenants.get(tenant)?.length ?? 0
-    this.tenants.delete(tenant)
-    this.lastIds.delete(tenant)
-    this.count(tenant, -this.bytesOf(tenant))
-    return cleared
+  private counted(tenant: string, held: TenantFaults | undefined, call: FaultCall): MaybePromise<FaultEffect | undefined> {
+    if (held === undefined || !held.rules.some((rule) => matches(rule, call))) return undefined
+    const applied = this.store.changeFaultRules(tenant, (faults) => counted(faults, call))
+    return applied instanceof Promise ? applied.then((rules) => effectOf(rules, this.random)) : effectOf(applied, this.random)
   }
+}
 
-  /** Counts the call against every matching rule and sums up their effect; undefined: none. */
-  apply(tenant: string, call: FaultCall): FaultEffect | undefined {
-    const rules = this.tenants.get(tenant)
-    if (!rules || rules.length === 0) return undefined
-    const applied: FaultRule[] = []
-    for (const rule of [...rules]) {
-      if (!matches(rule, call)) continue
-      rule.matched++
-      if (rule.everyNth !== undefined && rule.matched % rule.everyNth !== 0) continue
-      rule.applied++
-      applied.push(rule)
-      if (rule.times !== undefined && --rule.times === 0) this.remove(tenant, rule.id)
+/** The rules with one more, numbered after the last; or unchanged, at either bound of docs/behaviour.md §6. */
+export function added(faults: TenantFaults | undefined, request: FaultRuleRequest): FaultsChange<FaultRule | { refused: string }> {
+  const rules = faults?.rules ?? []
+  if (rules.reduce((sum, rule) => sum + ruleBytes(rule), ruleBytes(request)) > MAX_RULE_BYTES) {
+    return { next: faults, result: { refused: `at most ${MAX_RULE_BYTES} bytes (1 MiB) of fault rules per tenant` } }
+  }
+  if (rules.length >= MAX_RULES) return { next: faults, result: { refused: `at most ${MAX_RULES} fault rules per tenant` } }
+  const lastId = (faults?.lastId ?? 0) + 1
+  const rule = newRule(`fault-${lastId}`, request)
+  return { next: { lastId, rules: [...rules, rule] }, result: rule }
+}
+
+/** The rules without the one of that id; unchanged when there is none. */
+export function removed(faults: TenantFaults | undefined, id: string): FaultsChange<FaultRule | undefined> {
+  const rule = faults?.rules.find((each) => each.id === id)
+  if (!faults || !rule) return { next: faults, result: undefined }
+  return { next: { lastId: faults.lastId, rules: faults.rules.filter((each) => each !== rule) }, result: rule }
+}
+
+/**
+ * The call counted against every rule it matches, oldest first: `matched` counts it, and a rule
+ * applies unless `everyNth` passes it by; `times` counts down the applications left, and a rule
+ * whose last one this was goes. Answers the rules applied, as they were counted.
+ */
+export function counted(faults: TenantFaults | undefined, call: FaultCall): FaultsChange<FaultRule[]> {
+  if (!faults?.rules.some((rule) => matches(rule, call))) return { next: faults, result: [] }
+  const applied: FaultRule[] = []
+  const rules: FaultRule[] = []
+  for (const rule of faults.rules) {
+    if (!matches(rule, call)) {
+      rules.push(rule)
+      continue
     }
-    return effectOf(applied, this.random)
+    const next = { ...rule, matched: rule.matched + 1 }
+    if (next.everyNth === undefined || next.matched % next.everyNth === 0) {
+      next.applied++
+      applied.push(next)
+      if (next.times !== undefined && --next.times === 0) continue
+    }
+    rules.push(next)
   }
-
-  private rulesOf(tenant: string): FaultRule[] {
-    let rules = this.tenants.get(tenant)
-    if (!rules) this.tenants.set(tenant, (rules = []))
-    return rules
-  }
+  return { next: { lastId: faults.lastId, rules }, result: applied }
 }
 
 /** A rule as kept and listed: its preset's fields, the request's over them, its counters at 0. */
@@ -130,5 +159,3 @@ function latencyOf(latency: Latency | undefined, random: () => number): number {
   const [low, high] = latency.min <= latency.max ? [latency.min, latency.max] : [latency.max, latency.min]
   return Math.round(low + random() * (high - low))
 }
-
-export type { FaultCall, FaultEffect, FaultRule } from './fault-rules-port.ts'

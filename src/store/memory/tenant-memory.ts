@@ -8,6 +8,7 @@ import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
 import { averagesOf, bytesOfCounts, bytesOfData, withBytes, type RecordAverages } from './held-bytes.ts'
 import { TenantKeyRecords } from './tenant-key-records.ts'
+import { HeldFaults } from './held-faults.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */
 export interface Snapshot {
@@ -40,7 +41,8 @@ export class TenantMemory {
   heldBytes = 0
   /** The tenants' clocks (clock-methods.ts), part of each tenant's value as its records are; none kept: the starting clock. */
   readonly clocks = new Map<string, KeptClock>()
-  /** The tenants' finished idempotency records, part of each tenant's value too. */
+  /** The tenants' fault rules (fault-methods.ts) and finished idempotency records (key-record-methods.ts), parts of their values too. */
+  readonly faults = new HeldFaults()
   readonly keys = new TenantKeyRecords()
 
   constructor(
@@ -224,8 +226,7 @@ export class TenantMemory {
 
   /** The tenant's clock becomes `clock` (undefined: none kept). */
   setClock(tenant: string, clock: KeptClock | undefined): void {
-    if (clock === undefined) this.clocks.delete(tenant)
-    else this.clocks.set(tenant, clock)
+    void (clock === undefined ? this.clocks.delete(tenant) : this.clocks.set(tenant, clock))
   }
 
   /** Forgets a tenant released: it comes back from its seed (or its store). */
@@ -234,8 +235,8 @@ export class TenantMemory {
       tenants.delete(tenant)
       snapshots.delete(tenant)
       seeds.delete(tenant)
+      this.keys.forget(tenant)
     }, tenant)
-    this.keys.forget(tenant)
   }
 }
 

@@ -4,6 +4,7 @@ import type { KeyedWrite, RecordsPort } from '../store.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 import type { TenantData } from './tenant-data.ts'
 import type { KeptClock } from '../../clock/clock-setting.ts'
+import type { TenantFaults } from '../tenant-faults.ts'
 
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>
@@ -49,6 +50,8 @@ export interface TenantSource {
   peek: ((tenant: string) => ReturnType<TenantMemory['madeOf']>) | undefined
   /** A shared backend's: the clock of a tenant the store does not hold, as stored there. */
   storedClock?: (tenant: string) => Promise<KeptClock | undefined>
+  /** A shared backend's: the fault rules of a tenant the store does not hold, as stored there. */
+  storedFaults?: (tenant: string) => Promise<TenantFaults | undefined>
   /** Whether something of a tenant the store does not hold is stored (a released one, or another process's). */
   isStored(tenant: string): Promise<boolean>
   /** Whether another process stored something of the tenant already. */

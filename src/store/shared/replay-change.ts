@@ -23,6 +23,8 @@ export async function replayChange(memory: TenantMemory, tenant: string, change:
       return memory.dropSnapshot(tenant, change.name)
     case 'clock':
       return memory.setClock(tenant, change.clock)
+    case 'faultRules':
+      return memory.faults.set(tenant, change.faults)
     case 'keyRecord':
       return memory.keys.keep(tenant, change.record, change.keep)
     case 'forgetKeyRecords':

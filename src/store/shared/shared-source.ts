@@ -33,6 +33,7 @@ export const sharedSource =
       },
       peek: remote.peek,
       storedClock: (tenant) => reached(backend.clockOf(tenant)),
+      storedFaults: (tenant) => reached(backend.faultRulesOf(tenant)),
       isStored: remote.hasState,
       takenElsewhere: remote.hasState,
       elsewhere: remote.tenants,

@@ -72,6 +72,7 @@ export function sharedTenants(remote: SharedBackend, memory: TenantMemory, seria
       const made = await memory.madeOf(update.tenant)
       memory.reload(tenant, update.tenant?.seed, made)
       memory.setClock(tenant, update.tenant?.clock)
+      memory.faults.set(tenant, update.tenant?.faults)
       memory.keys.reload(tenant, update.tenant?.keyRecords)
       if (update.tenant) registry.markWritten(tenant)
       if (update.tenant?.seed) registry.markCreated(tenant)

@@ -182,6 +182,8 @@ function prepare(db: Database, owners: RowOwners) {
           if (change.clock === undefined) dropClock(tenant)
           else putClock(tenant, JSON.stringify(change.clock))
           return
+        case 'faultRules':
+          return // not stored with --db (docs/behaviour.md §3): the store never sends it here
         case 'forgetKeyRecords':
           return void dropKeyRecords(tenant)
         case 'restampKeyRecords':

@@ -1,0 +1,66 @@
+import type { Change } from './store-backend.ts'
+import type { TenantMemory } from './memory/tenant-memory.ts'
+import type { FaultsChange, FaultsPort, TenantFaults } from './tenant-faults.ts'
+import type { Serialized, TenantSource } from './memory/tenant-source.ts'
+
+interface FaultParts {
+  memory: TenantMemory
+  source: TenantSource
+  /** Whether several processes share the tenants (Redis): then the rules are read after a sync, and changed over the version held. */
+  shared: boolean
+  serialized: Serialized
+  /** Whether no task of the tenant is in its turn or waiting for it. */
+  idle: (tenant: string) => boolean
+  holdForChange: (tenant: string) => Promise<void> | undefined
+  changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
+  persist: (change: Change) => Promise<void>
+}
+
+/** The tenants' fault rules as part of their values (FaultsPort), held in memory beside the records (memory/held-faults.ts). */
+export function faultMethods({ memory, source, shared, serialized, idle, holdForChange, changing, persist }: FaultParts) {
+  const { faults, registry } = memory
+
+  /** In this process alone, nothing is stored: the change holds once made. */
+  const changedHere = <T>(tenant: string, change: (held: TenantFaults | undefined) => FaultsChange<T>): T => {
+    const { next, result } = change(faults.get(tenant))
+    faults.set(tenant, next)
+    return result
+  }
+
+  const changedShared = async <T>(tenant: string, change: (held: TenantFaults | undefined) => FaultsChange<T>): Promise<T> => {
+    if (!registry.has(tenant)) {
+      // Nothing to change (a reset of all clearing tenants it dropped): the tenant stays unheld, as a look leaves it.
+      const stored = await source.storedFaults!(tenant)
+      const unchanged = change(stored)
+      if (unchanged.next === stored) return unchanged.result
+    }
+    // Over a shared backend a change is made over the version held: the tenant is held for it.
+    await holdForChange(tenant)
+    return changing(tenant, async () => {
+      const held = faults.get(tenant)
+      const { next, result } = change(held)
+      if (next === held) return result
+      await persist({ type: 'faultRules', tenant, faults: next })
+      faults.set(tenant, next)
+      return result
+    })
+  }
+
+  const port: FaultsPort = {
+    faultRulesOf(tenant, ofCall = false) {
+      if (!shared) return faults.get(tenant)
+      if (registry.has(tenant)) return source.read(tenant, () => faults.get(tenant), ofCall)
+      return source.storedFaults!(tenant)
+    },
+    changeFaultRules(tenant, change) {
+      if (shared) return changedShared(tenant, change)
+      // A tenant's other tasks keep their order: a change waits for the ones before it.
+      return idle(tenant) ? changedHere(tenant, change) : serialized(tenant, async () => changedHere(tenant, change))
+    },
+  }
+
+  /** A released tenant's rules go from memory: with a shared backend they come back with it; else they are gone (§3). */
+  const release = (tenant: string): void => faults.set(tenant, undefined)
+
+  return { port, release }
+}
