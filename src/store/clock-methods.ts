@@ -4,7 +4,8 @@ import type { ClocksPort } from './store.ts'
 import type { TenantMemory } from './memory/tenant-memory.ts'
 import type { Serialized, TenantSource } from './memory/tenant-source.ts'
 
-interface ClockParts {
+/** What the store hands the methods of one part of a tenant's value (its clock, its idempotency records). */
+export interface ClockParts {
   memory: TenantMemory
   /** What an earlier run stored: the --db file's clocks, taken into memory. */
   saved: SavedStore

@@ -1,21 +1,10 @@
+import type { ClockParts } from './clock-methods.ts'
 import type { Change } from './store-backend.ts'
 import type { KeyRecordsPort } from './store.ts'
-import type { TenantMemory } from './memory/tenant-memory.ts'
-import type { Serialized, TenantSource } from './memory/tenant-source.ts'
 
-interface KeyRecordParts {
-  memory: TenantMemory
-  source: TenantSource
-  /** Whether several processes share the tenants (Redis): then a record is read after a sync, and changed over the version held. */
-  shared: boolean
+type KeyRecordParts = Omit<ClockParts, 'saved'> & {
   /** Whether changes are stored (a file or a shared backend); in memory alone they hold at once. */
   stored: boolean
-  serialized: Serialized
-  /** Makes the tenant held and loaded, ready for a change. */
-  holdForChange: (tenant: string) => Promise<void> | undefined
-  /** A change of the tenant, after its earlier ones. */
-  changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
-  persist: (change: Change) => Promise<void>
 }
 
 /**
