@@ -22,28 +22,37 @@ export interface ClockParts {
 }
 
 /**
+ * A change of one part of a tenant's value, in the tenant's turn. In this process alone the part
+ * needs not the tenant's records: a tenant not held stays so, as a look leaves it. Over a shared
+ * backend a change is made over the version held: the tenant is held for it.
+ */
+export const partChange =
+  ({ shared, serialized, holdForChange, changing }: Pick<ClockParts, 'shared' | 'serialized' | 'holdForChange' | 'changing'>) =>
+  async (tenant: string, change: () => Promise<void>): Promise<void> => {
+    if (!shared) return serialized(tenant, change)
+    await holdForChange(tenant)
+    await changing(tenant, change)
+  }
+
+/**
  * The tenants' clocks as part of their values (ClocksPort): held in memory beside the records,
  * changed in the tenant's turn as a `clock` change, which each backend stores as it stores the
  * tenant's other changes. In memory alone a clock goes with its tenant's release (lowdb-store.ts);
  * the --db file keeps every tenant's; Redis keeps it in the tenant's value, where the rate
  * limit's script reads it too.
  */
-export function clockMethods({ memory, saved, source, shared, serialized, holdForChange, changing, persist }: ClockParts) {
+export function clockMethods(parts: ClockParts) {
+  const { memory, saved, source, shared, persist } = parts
   const { clocks, registry } = memory
+  const changed = partChange(parts)
   for (const [tenant, clock] of saved.clocks ?? []) memory.setClock(tenant, clock)
 
-  const keepClock = async (tenant: string, clock: KeptClock | undefined): Promise<void> => {
-    const change = async () => {
+  const keepClock = (tenant: string, clock: KeptClock | undefined): Promise<void> =>
+    changed(tenant, async () => {
       if (clock === undefined && !clocks.has(tenant)) return
       await persist({ type: 'clock', tenant, clock })
       memory.setClock(tenant, clock)
-    }
-    // A local clock needs not its tenant's records: a tenant not held stays so, as a look leaves it.
-    if (!shared) return serialized(tenant, change)
-    // Over a shared backend a change is made over the version held: the tenant is held for it.
-    await holdForChange(tenant)
-    await changing(tenant, change)
-  }
+    })
 
   const port: ClocksPort = {
     clockOf(tenant, ofCall = false) {

@@ -1,4 +1,4 @@
-import type { ClockParts } from './clock-methods.ts'
+import { partChange, type ClockParts } from './clock-methods.ts'
 import type { Change } from './store-backend.ts'
 import type { KeyRecordsPort } from './store.ts'
 
@@ -13,22 +13,17 @@ type KeyRecordParts = Omit<ClockParts, 'saved'> & {
  * backend stores as it stores the tenant's other changes. In memory alone a change holds at once:
  * a keyed call costs no turn more than another.
  */
-export function keyRecordMethods({ memory, source, shared, stored, serialized, holdForChange, changing, persist }: KeyRecordParts): KeyRecordsPort {
+export function keyRecordMethods(parts: KeyRecordParts): KeyRecordsPort {
+  const { memory, source, shared, stored, persist } = parts
   const { keys, registry } = memory
+  const inTurn = partChange(parts)
 
   /** `apply`, once `change` is stored, in the tenant's turn. */
-  const changed = (change: Change, apply: () => void): Promise<void> => {
-    const run = async () => {
+  const changed = (change: Change, apply: () => void): Promise<void> =>
+    inTurn(change.tenant, async () => {
       await persist(change)
       apply()
-    }
-    if (!shared) return serialized(change.tenant, run)
-    // Over a shared backend a change is made over the version held: the tenant is held for it.
-    return (async () => {
-      await holdForChange(change.tenant)
-      await changing(change.tenant, run)
-    })()
-  }
+    })
 
   return {
     keyRecordOf(tenant, key) {
