@@ -109,7 +109,7 @@ export class Idempotency {
     const { store, running, keep } = this.options
     // A record stored with its write took the marker along; a write that failed (a 503) did not.
     if (call.stored || call.replayed || !isReplayed(status)) return void running.release(call, call.stored && isReplayed(status))
-    // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-25).
+    // Kept before the answer is sent: a retry after a restart is replayed (docs/decisions.md, 2026-11-28).
     const kept = store.keepKeyRecord(call.tenant, recordOf(call, status, json), keep)
     if (!kept) return void running.release(call)
     return kept.finally(() => running.release(call))
