@@ -39,9 +39,9 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     // 'finish' comes once: `once` would only add a wrapper per request.
     res.on('finish', () => {
       const auth = req.headers.authorization
-      logger.info('request', {
+      logger.request({
         method: req.method,
-        path: url.split('?')[0],
+        path: url.split('?')[0] ?? url,
         operationId: (res as NotedResponse)[OPERATION_ID],
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 1000) / 1000,

@@ -148,7 +148,7 @@ describe.skipIf(redisTestsSkipped())('a clock stored out of the range in Redis',
     const redis = await startRedis()
     const warnings: string[] = []
     const ignore = () => undefined
-    const logger: Logger = { enabled: () => true, debug: ignore, info: ignore, error: ignore, warn: (message) => void warnings.push(message) }
+    const logger: Logger = { enabled: () => true, debug: ignore, info: ignore, error: ignore, request: ignore, warn: (message) => void warnings.push(message) }
     const mock = await startTestServer({ redis: redis.url, logger })
     const direct = new Redis(redis.url)
     try {
