@@ -2,6 +2,7 @@ import { ApiError, tryAgainLater } from '../answer/api-error.ts'
 import { errorBody } from '../answer/error-body.ts'
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { endAll } from './turn-end.ts'
 
 /** How long a client may take to send its headers, and its whole request. */
 export const HEADERS_TIMEOUT_MS = 10_000
@@ -27,6 +28,8 @@ export function createGuardedServer(listener: RequestListener, limits: ClientLim
     connectionsCheckingInterval: Math.min(1000, requestTimeout),
   }, listener)
   capConnections(server, limits.maxConnections ?? MAX_CONNECTIONS)
+  // Before node's own 'end' handler, which closes the connection: a half-closed client still gets the answers of its turn.
+  server.on('connection', (socket) => socket.prependListener('end', endAll))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
     const status = statusOf(error.code)

@@ -17,7 +17,12 @@ export function endAtTurnEnd(res: ServerResponse, text: string): void {
   texts.push(text)
 }
 
-function endAll(): void {
+/**
+ * Ends the answers waiting for the turn's end now: called when a client half-closes its side,
+ * before node's own handler ends the connection (node answers a request sent before that FIN only
+ * if its answer is ended first).
+ */
+export function endAll(): void {
   const ending = responses
   const bodies = texts
   responses = []
