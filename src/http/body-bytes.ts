@@ -20,7 +20,7 @@ const INFLATERS: Readonly<Record<string, () => zlib.Inflate | zlib.Gunzip | zlib
  * as they pass `limit`: what only the node door can do, since it reads from the socket. A refused
  * body is still read to its end before the refusal is answered, so the client, still sending, reads it.
  */
-export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> {
+export function bodyBytes(req: ReadRequest, limit: number, afterParse = false): Promise<Uint8Array> {
   // Read already, as bytes, by a parser in front of the mock (an app it is mounted in).
   if (req.readableEnded) return Promise.resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0))
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
@@ -28,6 +28,8 @@ export function bodyBytes(req: ReadRequest, limit: number): Promise<Uint8Array> 
   if (declared !== undefined && declared > limit) return drainedThenRefused(req, payloadTooLarge())
   // Every byte it declared arrived before it was asked for (a small body, most often): taken as it lies, no stream events.
   if (declared !== undefined && req.readableLength > 0 && req.readableLength === declared) return Promise.resolve(req.read() as Buffer)
+  // Asked for as its headers are parsed, a small body arrives with them but is parsed just after: looked at again then, it too is taken as it lies.
+  if (!afterParse && declared !== undefined && declared > 0 && req.readableLength === 0) return Promise.resolve().then(() => bodyBytes(req, limit, true))
   if (encoding === 'identity') return collected(req, undefined, limit, declared)
   const inflater = INFLATERS[encoding]
   if (inflater === undefined) return drainedThenRefused(req, unsupportedEncoding(encoding))
