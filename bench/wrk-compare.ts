@@ -4,7 +4,7 @@
  * log to a file (as a user redirects it), responses validated, the journal on, the rate limit
  * counted. Server on core 0, wrk on core 1; per operation a warm-up of each server, then rounds in
  * which the two take turns (the first alternating), each reading with the server's CPU and wrk's.
- * Then p50/p99 at 1 connection. Prints every reading and the ratios; raw results to
+ * Then p50/p99 at 1 connection, by wrk and by one sequential raw-socket client. Prints every reading and the ratios; raw results to
  * bench/results/<time>-wrk.json.
  *
  *   npm run bench                               # 3 rounds of 5 s per server and operation (~4 min)
@@ -18,7 +18,8 @@ import autocannon from 'autocannon'
 import { join } from 'node:path'
 import { answerSizes, ceilingDef } from './lib/ceiling.ts'
 import { OPERATIONS, requestOf, type Operation } from './lib/operations.ts'
-import { cpuMs, logFileOf, NOVU_MOCK, PINNED, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { cpuMs, HEADERS, logFileOf, NOVU_MOCK, PINNED, start, stop, type Running, type ServerDef } from './lib/processes.ts'
+import { RawClient, rawRequest } from './lib/raw-client.ts'
 import { writeResults } from './lib/results.ts'
 import { findWrk, runWrk, wrkScript } from './lib/wrk.ts'
 
@@ -136,6 +137,28 @@ for (const op of operations) {
 }
 for (const op of operations) for (const def of defs) readings.push(await reading(0, def, 'wrk', op, 1, Math.min(DURATION, 3)))
 
+/**
+ * p50 and p99 (ms) at 1 connection by one raw socket writing prepared requests one after another
+ * (bench/lib/raw-client.ts): on this kind of machine wrk's p99 at 1 connection reads even the bare
+ * server several times higher than a client that times each answer to its last byte does.
+ */
+async function sequentialLatency(def: ServerDef, op: Operation, seconds: number): Promise<{ p50: number; p99: number }> {
+  const client = await RawClient.open(running.get(def)!.port)
+  const micros: number[] = []
+  try {
+    for (let n = 0, end = performance.now() + seconds * 1000; performance.now() < end; n++) {
+      const body = op.body?.(n)
+      micros.push(await client.call(rawRequest(op.method, op.path(n), HEADERS, body === undefined ? undefined : JSON.stringify(body))))
+    }
+  } finally {
+    client.close()
+  }
+  micros.sort((a, b) => a - b)
+  return { p50: micros[Math.floor(micros.length / 2)]! / 1000, p99: micros[Math.floor(micros.length * 0.99)]! / 1000 }
+}
+const sequential: { operation: string; server: string; p50: number; p99: number }[] = []
+for (const op of operations) for (const def of defs) sequential.push({ operation: op.name, server: def.name, ...(await sequentialLatency(def, op, Math.min(DURATION, 3))) })
+
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
 const rpsOf = (server: string, tool: string, op: string, round: number) => readings.find((r) => r.server === server && r.tool === tool && r.operation === op && r.round === round && r.connections === CONNECTIONS)?.rps ?? NaN
 const rounds = Array.from({ length: ROUNDS }, (_, i) => i + 1)
@@ -173,6 +196,8 @@ if (AUTOCANNON) {
 }
 console.log('\np50 / p99 (ms) at 1 connection by wrk')
 for (const r of readings.filter((r) => r.connections === 1)) console.log(`  ${r.operation.padEnd(28)} ${r.server.padEnd(14)} ${fmt(r.rps).padStart(7)} req/s  ${fmt(r.p50, 3)} / ${fmt(r.p99, 3)}`)
+console.log('\np50 / p99 (ms) at 1 connection by one raw socket, a call after another')
+for (const r of sequential) console.log(`  ${r.operation.padEnd(28)} ${r.server.padEnd(14)} ${fmt(r.p50, 3)} / ${fmt(r.p99, 3)}`)
 
 const startupMs: Record<string, number[]> = {}
 if (OLD) {
@@ -188,5 +213,5 @@ if (OLD) {
   for (const [name, values] of Object.entries(startupMs)) console.log(`  ${name.padEnd(14)} ${values.map((v) => fmt(v)).join(', ')}   mean ${fmt(mean(values))}`)
 }
 for (const server of running.values()) await stop(server)
-const file = writeResults({ date: new Date().toISOString(), config: { durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, connections: CONNECTIONS, pinned: PINNED, build: BUILD ?? null, node: process.version }, readings, startupMs }, '-wrk')
+const file = writeResults({ date: new Date().toISOString(), config: { durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, connections: CONNECTIONS, pinned: PINNED, build: BUILD ?? null, node: process.version }, readings, sequential, startupMs }, '-wrk')
 console.log(`\nraw results: ${file}; the servers' logs in ${logFileOf('').replace(/-?\.log$/, '')}`)
