@@ -23,6 +23,7 @@ export function endAtTurnEnd(res: ServerResponse, text: string): void {
  * if its answer is ended first).
  */
 export function endAll(): void {
+  if (responses.length === 0) return
   const ending = responses
   const bodies = texts
   responses = []
