@@ -12,6 +12,9 @@ export interface TenantFaults {
   readonly rules: readonly FaultRule[]
 }
 
+/** A rule's size as its JSON lists it: what the bound of a tenant's rules counts, and the memory budget twice (HEAP_BYTES_PER_JSON_CHAR). */
+export const ruleBytes = (rule: object): number => JSON.stringify(rule).length
+
 /** What a change of a tenant's fault rules makes of them (`next`: the same object when nothing changed), and what it answers. */
 export interface FaultsChange<T> {
   next: TenantFaults | undefined

@@ -1,7 +1,7 @@
 import { journalName } from '../../contract/novu/operation-names.ts'
 import { isDeepSubset } from '../../lib/deep-subset.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
-import type { FaultsChange, FaultsPort, TenantFaults } from '../../store/tenant-faults.ts'
+import { ruleBytes, type FaultsChange, type FaultsPort, type TenantFaults } from '../../store/tenant-faults.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
 
 type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
@@ -28,9 +28,6 @@ export interface FaultEffect {
 export const MAX_RULES = 100
 /** Bytes of a tenant's rules at most, as their JSON lists them (docs/behaviour.md §6). */
 export const MAX_RULE_BYTES = 2 ** 20
-
-/** A rule's size as its JSON lists it. */
-export const ruleBytes = (rule: object): number => JSON.stringify(rule).length
 
 /**
  * The tenants' fault rules (docs/behaviour.md §6), applied oldest first: functions over each

@@ -1,5 +1,5 @@
 import { HEAP_BYTES_PER_JSON_CHAR } from './held-bytes.ts'
-import type { TenantFaults } from '../tenant-faults.ts'
+import { ruleBytes, type TenantFaults } from '../tenant-faults.ts'
 
 /**
  * The tenants' fault rules held in this process (fault-methods.ts), with their estimate for the
@@ -33,4 +33,4 @@ export class HeldFaults {
 const sameRules = (before: TenantFaults, after: TenantFaults): boolean =>
   before.rules.length === after.rules.length && before.rules.every((rule, i) => rule.id === after.rules[i]!.id)
 
-const bytesOfRules = ({ rules }: TenantFaults): number => rules.reduce((sum, rule) => sum + JSON.stringify(rule).length * HEAP_BYTES_PER_JSON_CHAR, 0)
+const bytesOfRules = ({ rules }: TenantFaults): number => rules.reduce((sum, rule) => sum + ruleBytes(rule) * HEAP_BYTES_PER_JSON_CHAR, 0)
