@@ -1,38 +1,12 @@
 import type { KeptClock } from '../clock/clock-setting.ts'
-import type { Change, SavedStore } from './store-backend.ts'
+import { partChange, type PartParts } from './part-change.ts'
+import type { SavedStore } from './store-backend.ts'
 import type { ClocksPort } from './store.ts'
-import type { TenantMemory } from './memory/tenant-memory.ts'
-import type { Serialized, TenantSource } from './memory/tenant-source.ts'
 
-/** What the store hands the methods of one part of a tenant's value (its clock, its idempotency records). */
-export interface ClockParts {
-  memory: TenantMemory
+interface ClockParts extends PartParts {
   /** What an earlier run stored: the --db file's clocks, taken into memory. */
   saved: SavedStore
-  source: TenantSource
-  /** Whether several processes share the tenants (Redis): then a clock is read after a sync, and changed over the version held. */
-  shared: boolean
-  /** Runs a task of the tenant after its earlier ones. */
-  serialized: Serialized
-  /** Makes the tenant held and loaded, ready for a change. */
-  holdForChange: (tenant: string) => Promise<void> | undefined
-  /** A change of the tenant, after its earlier ones. */
-  changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
-  persist: (change: Change) => Promise<void>
 }
-
-/**
- * A change of one part of a tenant's value, in the tenant's turn. In this process alone the part
- * needs not the tenant's records: a tenant not held stays so, as a look leaves it. Over a shared
- * backend a change is made over the version held: the tenant is held for it.
- */
-export const partChange =
-  ({ shared, serialized, holdForChange, changing }: Pick<ClockParts, 'shared' | 'serialized' | 'holdForChange' | 'changing'>) =>
-  async (tenant: string, change: () => Promise<void>): Promise<void> => {
-    if (!shared) return serialized(tenant, change)
-    await holdForChange(tenant)
-    await changing(tenant, change)
-  }
 
 /**
  * The tenants' clocks as part of their values (ClocksPort): held in memory beside the records,

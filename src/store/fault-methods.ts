@@ -1,19 +1,9 @@
-import type { Change } from './store-backend.ts'
-import type { TenantMemory } from './memory/tenant-memory.ts'
+import type { PartParts } from './part-change.ts'
 import type { FaultsChange, FaultsPort, TenantFaults } from './tenant-faults.ts'
-import type { Serialized, TenantSource } from './memory/tenant-source.ts'
 
-interface FaultParts {
-  memory: TenantMemory
-  source: TenantSource
-  /** Whether several processes share the tenants (Redis): then the rules are read after a sync, and changed over the version held. */
-  shared: boolean
-  serialized: Serialized
+interface FaultParts extends PartParts {
   /** Whether no task of the tenant is in its turn or waiting for it. */
   idle: (tenant: string) => boolean
-  holdForChange: (tenant: string) => Promise<void> | undefined
-  changing: <T>(tenant: string, attempt: () => Promise<T>) => Promise<T>
-  persist: (change: Change) => Promise<void>
 }
 
 /** The tenants' fault rules as part of their values (FaultsPort), held in memory beside the records (memory/held-faults.ts). */

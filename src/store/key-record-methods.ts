@@ -1,8 +1,8 @@
-import { partChange, type ClockParts } from './clock-methods.ts'
+import { partChange, type PartParts } from './part-change.ts'
 import type { Change } from './store-backend.ts'
 import type { KeyRecordsPort } from './store.ts'
 
-type KeyRecordParts = Omit<ClockParts, 'saved'> & {
+interface KeyRecordParts extends PartParts {
   /** Whether changes are stored (a file or a shared backend); in memory alone they hold at once. */
   stored: boolean
 }
