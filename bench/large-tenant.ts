@@ -22,6 +22,7 @@ import { join } from 'node:path'
 import { call, drainedGet, novuMock, onEveryCore, ROOT, sleep, start, stop } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
 import { startRedis } from '../test/helpers/redis-server.ts'
+import { percentile } from './lib/percentile.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
 /** An imported state within the 64 MiB admin body: connections are small, messages large. */
@@ -49,10 +50,6 @@ async function readsDuring(port: number, done: Promise<unknown>): Promise<number
   return latencies
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-}
 const summary = (values: number[]) => ({ reads: values.length, p50: percentile(values, 50), p99: percentile(values, 99), max: Math.max(...values) })
 
 /** How long `work` takes, its answer, and the bystander's latencies meanwhile. */

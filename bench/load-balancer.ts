@@ -27,6 +27,7 @@ import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, WRITE_OPERATIONS, type Operation } from './lib/operations.ts'
 import { cpuMs, machineCpuMs, novuMock, PINNED, start, stop, treeCpuMs, type Running } from './lib/processes.ts'
 import { writeResults } from './lib/results.ts'
+import { median } from './lib/percentile.ts'
 
 const SECONDS = Number(process.env.BENCH_LB_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_LB_ROUNDS ?? 3)
@@ -90,7 +91,6 @@ async function measure(setup: Setup, load: Load, redisPid: number): Promise<Read
   return { ...result, cpu }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** The reading of a setup over its rounds: medians, CPU averaged. */
 function combined(readings: Reading[]): Reading {

@@ -20,6 +20,7 @@ import { createNovuMock } from '../src/msw/index.ts'
 import { HEADERS } from './lib/processes.ts'
 import { OPERATIONS, type Operation } from './lib/operations.ts'
 import { writeResults } from './lib/results.ts'
+import { median } from './lib/percentile.ts'
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 1) * 1000
 const WARMUP_MS = 300
@@ -74,7 +75,6 @@ async function rate(way: Way, op: Operation): Promise<number> {
   return (calls * 1000) / (performance.now() - started)
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const server = await createMockServer(OPTIONS)
 const novu = await createNovuMock(OPTIONS)

@@ -18,6 +18,7 @@ import { startRedis } from '../test/helpers/redis-server.ts'
 import { loadAt50, OPERATIONS, writeTenantsInTurn } from './lib/operations.ts'
 import { cpuMs, HEADERS, novuMock, onEveryCore, probe, start, stop } from './lib/processes.ts'
 import { readFileSync } from 'node:fs'
+import { median } from './lib/percentile.ts'
 
 if (process.argv.includes('--cluster')) {
   await import('./redis-cluster.ts')
@@ -31,7 +32,6 @@ const TENANTS = 20
 const WRITES_PER_TENANT = 50
 const PAGES = 200
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const round = (n: number) => Math.round(n * 100) / 100
 
 /** The write system calls (write, writev) a process has made; NaN without /proc. */

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeTenantsInTurn } from './lib/operations.ts'
 import { call, start, stop, type ServerDef } from './lib/processes.ts'
+import { median } from './lib/percentile.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_STORE_CONNECTIONS ?? 200_000)
 const TENANTS = 20
@@ -29,7 +30,6 @@ const novu = (name: string, args: string[]): ServerDef => ({
   ready: { path: '/__admin/health', ok: (status) => status === 200 },
 })
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const headers = (tenant: number) => ({ Authorization: `ApiKey store-bench-${tenant}`, 'Content-Type': 'application/json' })
 
 /** 20 tenants writing in turn; the file they leave behind. */

@@ -20,6 +20,7 @@ import { answerSizes, ceilingDef } from './lib/ceiling.ts'
 import { OPERATIONS, requestOf, type Operation } from './lib/operations.ts'
 import { cpuMs, HEADERS, logFileOf, NOVU_MOCK, PINNED, start, stop, type Running, type ServerDef } from './lib/processes.ts'
 import { RawClient, rawRequest } from './lib/raw-client.ts'
+import { median, percentile } from './lib/percentile.ts'
 import { writeResults } from './lib/results.ts'
 import { findWrk, runWrk, wrkScript } from './lib/wrk.ts'
 
@@ -153,8 +154,7 @@ async function sequentialLatency(def: ServerDef, op: Operation, seconds: number)
   } finally {
     client.close()
   }
-  micros.sort((a, b) => a - b)
-  return { p50: micros[Math.floor(micros.length / 2)]! / 1000, p99: micros[Math.floor(micros.length * 0.99)]! / 1000 }
+  return { p50: percentile(micros, 50) / 1000, p99: percentile(micros, 99) / 1000 }
 }
 const sequential: { operation: string; server: string; p50: number; p99: number }[] = []
 for (const op of operations) for (const def of defs) sequential.push({ operation: op.name, server: def.name, ...(await sequentialLatency(def, op, Math.min(DURATION, 3))) })
@@ -172,7 +172,6 @@ for (const op of operations) {
     )
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const cpuUsOf = (server: string, op: string) => median(readings.filter((r) => r.server === server && r.tool === 'wrk' && r.operation === op && r.round > 0 && r.connections === CONNECTIONS).map((r) => r.serverCpuUsPerAnswer))
 console.log(`\nthe server's CPU an answer (µs, median of the rounds), and node:http's over novu-mock's: an estimate of the ratio with a core to itself`)
 for (const op of operations) {
