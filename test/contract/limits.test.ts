@@ -3,6 +3,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import { expectContract, expectErrorDto } from '../helpers/expect-contract.ts'
+import { halfClosedExchange } from '../helpers/half-closed.ts'
 import { freshTenant, startTestServer } from '../helpers/start-test-server.ts'
 import { ADA, adaMessage, GRACE } from '../helpers/well-known.ts'
 
@@ -12,31 +13,21 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-/** Sends raw bytes and reads the whole answer (the server closes the connection after it). */
-function raw(bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.end(bytes))
-    let answer = ''
-    socket.on('data', (chunk) => (answer += chunk))
-    socket.on('close', () => resolve(answer))
-    socket.on('error', reject)
-  })
-}
-
-function parse(answer: string): { status: number; body: unknown } {
-  const [head = '', body = ''] = answer.split('\r\n\r\n')
-  return { status: Number(head.split(' ')[1]), body: JSON.parse(body) }
+/** Raw bytes sent, the whole answer read (the server closes the connection after it): its status and JSON body. */
+async function rawAnswer(bytes: string): Promise<{ status: number; body: unknown }> {
+  const { status, text } = await halfClosedExchange(server.port, bytes)
+  return { status, body: JSON.parse(text) }
 }
 
 describe('limits answered in the documented shape', () => {
   it('rewrites Node’s answer to headers that are too large as a 431 ErrorDto', async () => {
-    const answer = parse(await raw(`GET /v2/subscribers/${ADA} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))
+    const answer = await rawAnswer(`GET /v2/subscribers/${ADA} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
     expect(answer.status).toBe(431)
     await expectErrorDto(answer.body)
   })
 
   it('rewrites Node’s answer to a malformed request as a 400 ErrorDto', async () => {
-    const answer = parse(await raw('NOT A REQUEST\r\n\r\n'))
+    const answer = await rawAnswer('NOT A REQUEST\r\n\r\n')
     expect(answer.status).toBe(400)
     await expectErrorDto(answer.body)
   })

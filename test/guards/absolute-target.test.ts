@@ -1,18 +1,10 @@
-import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
+import { halfClosedExchange } from '../helpers/half-closed.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 
-/** One request written as is on its own connection (node's client never sends an absolute-form target), and the answer's head. */
-async function rawExchange(port: number, head: string): Promise<{ status: number; headers: Map<string, string> }> {
-  const socket = connect(port, '127.0.0.1')
-  socket.end(`${head}\r\nConnection: close\r\n\r\n`)
-  let text = ''
-  for await (const chunk of socket) text += String(chunk)
-  const [statusLine, ...lines] = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n')
-  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
-  return { status: Number(statusLine!.split(' ')[1]), headers }
-}
+/** One request written as is on its own connection (node's client never sends an absolute-form target). */
+const rawExchange = (port: number, head: string) => halfClosedExchange(port, `${head}\r\nConnection: close\r\n\r\n`)
 
 describe('an absolute-form request target is routed and guarded by its path (docs/behaviour.md §6)', () => {
   let mock: MockServer

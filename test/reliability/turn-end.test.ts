@@ -1,17 +1,13 @@
-import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
+import { halfClosedExchange } from '../helpers/half-closed.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 import { ADA } from '../helpers/well-known.ts'
 
-/** One request written on its own connection, then the client's side closed (FIN), and what came back. */
-async function halfClosedExchange(port: number, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const socket = connect(port, '127.0.0.1')
-  socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ApiKey turn-end\r\n\r\n`)
-  let text = ''
-  for await (const chunk of socket) text += String(chunk)
-  const head = text.indexOf('\r\n\r\n')
-  return { status: Number(text.slice(0, head).split(' ')[1]), body: JSON.parse(text.slice(head + 4)) as Record<string, unknown> }
+/** A GET of `path`, the client's side closed right after it, and its answer's status and body. */
+async function halfClosedGet(port: number, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const { status, text } = await halfClosedExchange(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ApiKey turn-end\r\n\r\n`)
+  return { status, body: JSON.parse(text) as Record<string, unknown> }
 }
 
 describe('answers ended together at the end of their turn (docs/decisions.md, 2026-11-28)', () => {
@@ -26,10 +22,10 @@ describe('answers ended together at the end of their turn (docs/decisions.md, 20
     const open = await startTestServer({ host: '0.0.0.0' })
     try {
       for (let i = 0; i < 5; i++) {
-        const api = await halfClosedExchange(open.port, `/v2/subscribers/${ADA}`)
+        const api = await halfClosedGet(open.port, `/v2/subscribers/${ADA}`)
         expect(api.status).toBe(200)
         expect(api.body).toMatchObject({ subscriberId: ADA })
-        const admin = await halfClosedExchange(open.port, '/__admin/state')
+        const admin = await halfClosedGet(open.port, '/__admin/state')
         expect(admin.status).toBe(404)
         expect(admin.body).toMatchObject({ statusCode: 404 })
       }
@@ -40,7 +36,7 @@ describe('answers ended together at the end of their turn (docs/decisions.md, 20
 
   it('gives each of many connections answered in one turn its own answer', async () => {
     const ids = Array.from({ length: 40 }, (_, i) => `turn-end-${i}`)
-    const answers = await Promise.all(ids.map((id) => halfClosedExchange(mock.port, `/v2/subscribers/${id}`)))
+    const answers = await Promise.all(ids.map((id) => halfClosedGet(mock.port, `/v2/subscribers/${id}`)))
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 404))
     expect(answers.map((answer) => answer.body.path)).toEqual(ids.map((id) => `/v2/subscribers/${id}`))
   })
