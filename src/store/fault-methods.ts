@@ -7,7 +7,7 @@ interface FaultParts extends PartParts {
 }
 
 /** The tenants' fault rules as part of their values (FaultsPort), held in memory beside the records (memory/held-faults.ts). */
-export function faultMethods({ memory, source, shared, serialized, idle, holdForChange, changing, persist }: FaultParts) {
+export function faultMethods({ memory, source, shared, serialized, idle, holdForChange, changing, persist }: FaultParts): FaultsPort {
   const { faults, registry } = memory
 
   /** In this process alone, nothing is stored: the change holds once made. */
@@ -36,7 +36,7 @@ export function faultMethods({ memory, source, shared, serialized, idle, holdFor
     })
   }
 
-  const port: FaultsPort = {
+  return {
     faultRulesOf(tenant, ofCall = false) {
       if (!shared) return faults.get(tenant)
       if (registry.has(tenant)) return source.read(tenant, () => faults.get(tenant), ofCall)
@@ -48,9 +48,4 @@ export function faultMethods({ memory, source, shared, serialized, idle, holdFor
       return idle(tenant) ? changedHere(tenant, change) : serialized(tenant, async () => changedHere(tenant, change))
     },
   }
-
-  /** A released tenant's rules go from memory: with a shared backend they come back with it; else they are gone (§3). */
-  const release = (tenant: string): void => faults.set(tenant, undefined)
-
-  return { port, release }
 }

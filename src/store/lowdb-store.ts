@@ -81,7 +81,6 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
     queues.forget(tenant)
     calledAt.delete(tenant)
     clocks.release(tenant, deleted)
-    faults.release(tenant)
     source.forget(tenant, deleted)
     if (deleted) seedSpecs.delete(tenant)
     options.onRelease?.(tenant, { deleted })
@@ -235,7 +234,7 @@ async function storeOver(options: LowdbStoreOptions, sourceOf: (parts: SourcePar
 
     ...keyRecordMethods({ memory, source, shared: isShared(backend), stored: backend !== undefined, serialized, holdForChange, changing, persist }),
     ...clocks.port,
-    ...faults.port,
+    ...faults,
     health: () => healthOf(backend),
 
     async close() {

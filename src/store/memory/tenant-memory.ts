@@ -236,6 +236,8 @@ export class TenantMemory {
       snapshots.delete(tenant)
       seeds.delete(tenant)
       this.keys.forget(tenant)
+      // With a shared backend the rules come back with the tenant; else they are gone (docs/behaviour.md §3).
+      this.faults.set(tenant, undefined)
     }, tenant)
   }
 }
