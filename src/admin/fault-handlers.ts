@@ -1,6 +1,6 @@
 import { notFound, validationFailed } from '../answer/api-error.ts'
 import type { FaultRules } from '../policies/faults/fault-rules.ts'
-import { ruleBytes } from '../store/tenant-faults.ts'
+import { ruleBytes } from '../store/tenant-parts/tenant-faults.ts'
 import { HEAP_BYTES_PER_JSON_CHAR } from '../store/memory/held-bytes.ts'
 import type { MemoryPort } from '../store/store.ts'
 import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'

@@ -6,7 +6,7 @@ import { checkedAnswer, type ResponseCheck } from './response-check.ts'
 import type { Logger } from '../log/logger.ts'
 import { RuleBroken } from '../resources/rule-broken.ts'
 import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
-import { LargerThanBudget, MemoryBudgetExceeded } from '../store/memory-budget.ts'
+import { LargerThanBudget, MemoryBudgetExceeded } from '../store/upkeep/memory-budget.ts'
 
 /** What an error answer needs to know of its request: the method, and the URL as sent. */
 export interface ErrorLine {

@@ -121,7 +121,7 @@ export function redisBackend(client: RedisClient, { listedChange = 64 * 1024, wa
     // Nothing is read at the start: each tenant is read when first served.
     load: async () => ({ tenants: new Map(), maxSeq: 0 }),
 
-    // Only call times come this way (tenant-expiry.ts); every other change goes through writeAt.
+    // Only call times come this way (store/upkeep/tenant-expiry.ts); every other change goes through writeAt.
     async write(changes) {
       if (changes.some((change) => change.type !== 'touch')) throw new Error('a shared backend stores changes through writeAt')
       const calls = changes.flatMap((change) => (change.type === 'touch' ? [change.at, change.tenant] : []))

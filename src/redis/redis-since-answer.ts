@@ -3,7 +3,7 @@ import type { Change, OverlayRow, RecordKind, SavedSnapshot, TenantSeed, TenantU
 import type { KeyRecord } from '../store/store.ts'
 import { RELOAD } from './change-texts.ts'
 import { clockFromText } from '../clock/clock-setting.ts'
-import type { TenantFaults } from '../store/tenant-faults.ts'
+import type { TenantFaults } from '../store/tenant-parts/tenant-faults.ts'
 
 type Nested = string | number | null | Nested[]
 /** What the SINCE script answers (redis-scripts.ts). */

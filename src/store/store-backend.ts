@@ -2,7 +2,7 @@ import type { KeptClock } from '../clock/clock-setting.ts'
 import type { TenantState } from './records.ts'
 import type { KeyRecord, StoreHealth, StoreKind } from './store.ts'
 import type { SeedSpec } from './seed-spec.ts'
-import type { TenantFaults } from './tenant-faults.ts'
+import type { TenantFaults } from './tenant-parts/tenant-faults.ts'
 
 /**
  * The write path of the store: the contract a durable backend implements (SQLite; Redis, shared

@@ -2,7 +2,7 @@ import type { KeptClock } from '../clock/clock-setting.ts'
 import type { MaybePromise } from '../lib/maybe-promise.ts'
 import type { ConnectionPage, ConnectionQuery } from './connection-query.ts'
 import type { SeedSpec } from './seed-spec.ts'
-import type { FaultsPort } from './tenant-faults.ts'
+import type { FaultsPort } from './tenant-parts/tenant-faults.ts'
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantState, TenantWorkflow } from './records.ts'
 
 /** What the service's rules may read of one tenant. */
@@ -104,7 +104,7 @@ export interface MemoryPort {
   /**
    * Room for `bytes` more held for `tenant`: the least recently used other tenants with no call in
    * flight released until they fit. Throws MemoryBudgetExceeded when they cannot, LargerThanBudget
-   * when `bytes` alone pass the budget (memory-budget.ts).
+   * when `bytes` alone pass the budget (upkeep/memory-budget.ts).
    */
   makeRoom(tenant: string, bytes: number, what: string): void
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TenantFaults } from '../../store/tenant-faults.ts'
+import type { TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
 import { added, counted, FaultRules, MAX_RULES, removed, type FaultCall } from './fault-rules.ts'
 
 /** The rules as functions over a tenant's value: each change answers the next value, the value before it untouched. */

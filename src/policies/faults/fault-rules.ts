@@ -1,7 +1,7 @@
 import { journalName } from '../../contract/novu/operation-names.ts'
 import { isDeepSubset } from '../../lib/deep-subset.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
-import { ruleBytes, type FaultsChange, type FaultsPort, type TenantFaults } from '../../store/tenant-faults.ts'
+import { ruleBytes, type FaultsChange, type FaultsPort, type TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'
 
 type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']

@@ -4,7 +4,7 @@ import type { KeyedWrite, RecordsPort } from '../store.ts'
 import type { TenantMemory } from './tenant-memory.ts'
 import type { TenantData } from './tenant-data.ts'
 import type { KeptClock } from '../../clock/clock-setting.ts'
-import type { TenantFaults } from '../tenant-faults.ts'
+import type { TenantFaults } from '../tenant-parts/tenant-faults.ts'
 
 /** Runs a task after every earlier task of the tenant has settled. */
 export type Serialized = <T>(tenant: string, task: () => Promise<T>) => Promise<T>

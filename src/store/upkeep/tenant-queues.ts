@@ -1,4 +1,4 @@
-import type { Serialized } from './memory/tenant-source.ts'
+import type { Serialized } from '../memory/tenant-source.ts'
 
 /** Each tenant's changes, one after another: a tenant with none under way is `idle`. */
 export function tenantQueues() {

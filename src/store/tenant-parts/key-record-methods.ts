@@ -1,6 +1,6 @@
 import { partChange, type PartParts } from './part-change.ts'
-import type { Change } from './store-backend.ts'
-import type { KeyRecordsPort } from './store.ts'
+import type { Change } from '../store-backend.ts'
+import type { KeyRecordsPort } from '../store.ts'
 
 interface KeyRecordParts extends PartParts {
   /** Whether changes are stored (a file or a shared backend); in memory alone they hold at once. */

@@ -1,6 +1,6 @@
-import type { MaybePromise } from '../lib/maybe-promise.ts'
+import type { MaybePromise } from '../../lib/maybe-promise.ts'
 
-type FaultRule = import('../contract/generated/admin-types.ts').components['schemas']['FaultRule']
+type FaultRule = import('../../contract/generated/admin-types.ts').components['schemas']['FaultRule']
 
 /**
  * A tenant's fault rules as its value holds them (docs/behaviour.md §6): oldest first, each with

@@ -1,4 +1,4 @@
-import type { TenantMemory } from './memory/tenant-memory.ts'
+import type { TenantMemory } from '../memory/tenant-memory.ts'
 
 export interface BudgetParts {
   memory: TenantMemory

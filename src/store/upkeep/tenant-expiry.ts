@@ -1,4 +1,4 @@
-import type { StoreBackend } from './store-backend.ts'
+import type { StoreBackend } from '../store-backend.ts'
 
 const HOUR_MS = 60 * 60 * 1000
 

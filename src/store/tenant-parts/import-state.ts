@@ -1,9 +1,9 @@
-import { inSlices } from '../lib/slices.ts'
-import { overlaidSteps, rowsOfState } from './memory/overlay.ts'
-import { stateBytesSteps } from './memory/held-bytes.ts'
-import { LargerThanBudget } from './memory-budget.ts'
+import { inSlices } from '../../lib/slices.ts'
+import { overlaidSteps, rowsOfState } from '../memory/overlay.ts'
+import { stateBytesSteps } from '../memory/held-bytes.ts'
+import { LargerThanBudget } from '../upkeep/memory-budget.ts'
 import type { SnapshotParts } from './snapshot-methods.ts'
-import type { StateAdminPort } from './store.ts'
+import type { StateAdminPort } from '../store.ts'
 
 export interface ImportParts extends Pick<SnapshotParts, 'memory' | 'holdForChange' | 'changing' | 'persist' | 'room'> {
   /** Bytes held for the tenants at most. */

@@ -1,7 +1,7 @@
-import type { KeptClock } from '../clock/clock-setting.ts'
+import type { KeptClock } from '../../clock/clock-setting.ts'
 import { partChange, type PartParts } from './part-change.ts'
-import type { SavedStore } from './store-backend.ts'
-import type { ClocksPort } from './store.ts'
+import type { SavedStore } from '../store-backend.ts'
+import type { ClocksPort } from '../store.ts'
 
 interface ClockParts extends PartParts {
   /** What an earlier run stored: the --db file's clocks, taken into memory. */

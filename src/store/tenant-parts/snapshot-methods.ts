@@ -1,7 +1,7 @@
-import type { Change } from './store-backend.ts'
-import type { SnapshotsPort } from './store.ts'
-import { infoOf, type Snapshot, type TenantMemory } from './memory/tenant-memory.ts'
-import type { TenantData } from './memory/tenant-data.ts'
+import type { Change } from '../store-backend.ts'
+import type { SnapshotsPort } from '../store.ts'
+import { infoOf, type Snapshot, type TenantMemory } from '../memory/tenant-memory.ts'
+import type { TenantData } from '../memory/tenant-data.ts'
 
 /** What the snapshot methods take from the store they belong to (lowdb-store.ts). */
 export interface SnapshotParts {

@@ -1,6 +1,6 @@
-import type { Change } from './store-backend.ts'
-import type { TenantMemory } from './memory/tenant-memory.ts'
-import type { Serialized, TenantSource } from './memory/tenant-source.ts'
+import type { Change } from '../store-backend.ts'
+import type { TenantMemory } from '../memory/tenant-memory.ts'
+import type { Serialized, TenantSource } from '../memory/tenant-source.ts'
 
 /** What the store hands the methods of each part of a tenant's value beside its records (its clock, idempotency records, fault rules). */
 export interface PartParts {
