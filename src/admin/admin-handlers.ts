@@ -1,6 +1,6 @@
 import { validationFailed } from '../answer/api-error.ts'
 import { AnsweredOtherwise, SlicedJson } from '../answer/answer.ts'
-import { listChannelConnections } from '../resources/channel-connections.ts'
+import { listChannelConnections } from '../resources/connections/list-connections.ts'
 import type { AdminAccess } from './admin-guard.ts'
 import type { Handler, OperationContext } from '../resources/operation-context.ts'
 import type { TenantState } from '../store/records.ts'

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { novuDocument } from '../contract/novu/novu-document.ts'
 import { FIVE_IN_NOVU, sdkMethodsOf } from '../contract/novu/operation-names.ts'
 import { packagePath } from '../lib/package-path.ts'
-import { novuHandlers, novuKeepers } from '../resources/novu-handlers.ts'
+import { novuHandlers, novuKeepers } from '../resources/registry/novu-handlers.ts'
 
 export const OPERATIONS_PAGE = packagePath('docs/operations.md')
 

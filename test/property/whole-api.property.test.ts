@@ -6,7 +6,7 @@ import { loadContracts } from '../../src/app/create-state.ts'
 import type { MockServer } from '../../src/app/create-mock-server.ts'
 import type { Contracts } from '../../src/contract/load-contract.ts'
 import { createNovuMock, type NovuMock } from '../../src/msw/index.ts'
-import { novuHandlers } from '../../src/resources/novu-handlers.ts'
+import { novuHandlers } from '../../src/resources/registry/novu-handlers.ts'
 import { novuRequests, type NovuRequest } from '../helpers/novu-requests.ts'
 import { startTestServer } from '../helpers/start-test-server.ts'
 

@@ -3,8 +3,8 @@ import type { StoredChannelConnection } from '../../store/records.ts'
 import type { RecordsPort, TenantTransaction } from '../../store/store.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { OperationContext } from '../operation-context.ts'
-import { presentConnection } from '../present.ts'
-import { newRecordId, suffixOf } from '../record-ids.ts'
+import { presentConnection } from '../records/present.ts'
+import { newRecordId, suffixOf } from '../records/record-ids.ts'
 import { missing } from '../rule-broken.ts'
 
 type Sent = {

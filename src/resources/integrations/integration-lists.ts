@@ -1,7 +1,7 @@
 import type { OperationContext } from '../operation-context.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { RecordsPort } from '../../store/store.ts'
-import { presentIntegration } from '../present.ts'
+import { presentIntegration } from '../records/present.ts'
 import { isLive } from './priorities.ts'
 
 type Context = OperationContext<NovuInput, RecordsPort>

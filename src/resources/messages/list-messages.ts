@@ -2,7 +2,7 @@ import type { StoredMessage } from '../../store/records.ts'
 import type { RecordsPort } from '../../store/store.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { OperationContext } from '../operation-context.ts'
-import { presentMessage } from '../present.ts'
+import { presentMessage } from '../records/present.ts'
 import { missing, refused } from '../rule-broken.ts'
 
 type Context = OperationContext<NovuInput, RecordsPort>

@@ -1,6 +1,6 @@
 import type { StoredMessage } from '../../store/records.ts'
 import type { RecordsPort } from '../../store/store.ts'
-import { marked } from '../messages.ts'
+import { marked } from './mark-as.ts'
 import type { NovuInput } from '../novu-input.ts'
 import type { OperationContext } from '../operation-context.ts'
 import { missing } from '../rule-broken.ts'

@@ -1,7 +1,7 @@
-import { missing, refused } from './rule-broken.ts'
-import type { StoredIntegration } from '../store/records.ts'
-import type { OperationInput, RecordsContext } from './operation-context.ts'
-import { presentIntegration } from './present.ts'
+import { missing, refused } from '../rule-broken.ts'
+import type { StoredIntegration } from '../../store/records.ts'
+import type { OperationInput, RecordsContext } from '../operation-context.ts'
+import { presentIntegration } from '../records/present.ts'
 
 /** The interface: the primary "is used to deliver notifications for the sms and email channels". */
 const CHANNELS_WITH_PRIMARY: ReadonlySet<string> = new Set(['email', 'sms'])

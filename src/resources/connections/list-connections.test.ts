@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { Serialized } from '../answer/answer.ts'
-import { seedState } from '../seed/generators/seed.ts'
-import { createLowdbStore } from '../store/lowdb-store.ts'
-import { listChannelConnections } from './channel-connections.ts'
-import type { OperationInput } from './operation-context.ts'
-import { tenantFor } from './tenant.ts'
+import { Serialized } from '../../answer/answer.ts'
+import { seedState } from '../../seed/generators/seed.ts'
+import { createLowdbStore } from '../../store/lowdb-store.ts'
+import { listChannelConnections } from './list-connections.ts'
+import type { OperationInput } from '../operation-context.ts'
+import { tenantFor } from '../tenant.ts'
 
 type Query = OperationInput<'listChannelConnections'>['query']
 

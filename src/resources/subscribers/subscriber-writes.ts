@@ -1,7 +1,7 @@
-import { exists, invalid, missing } from './rule-broken.ts'
-import type { Store } from '../store/store.ts'
-import type { OperationContext } from './operation-context.ts'
-import { presentSubscriberV2 } from './present.ts'
+import { exists, invalid, missing } from '../rule-broken.ts'
+import type { Store } from '../../store/store.ts'
+import type { OperationContext } from '../operation-context.ts'
+import { presentSubscriberV2 } from '../records/present.ts'
 import { checkFields, patchedSubscriber, problemsOf, upsertSubscriber, type Settable, type SubscriberFields } from './subscriber-fields.ts'
 
 /* POST, PATCH and DELETE of Novu's subscribers (docs/behaviour.md §11), over the records GET /v2/subscribers/{id} reads. */

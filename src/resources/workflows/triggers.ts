@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { invalid, RuleBroken, unprocessable } from './rule-broken.ts'
-import type { Store, TenantTransaction } from '../store/store.ts'
-import type { OperationContext } from './operation-context.ts'
-import { upsertSubscriber, type SubscriberFields } from './subscriber-fields.ts'
+import { invalid, RuleBroken, unprocessable } from '../rule-broken.ts'
+import type { Store, TenantTransaction } from '../../store/store.ts'
+import type { OperationContext } from '../operation-context.ts'
+import { upsertSubscriber, type SubscriberFields } from '../subscribers/subscriber-fields.ts'
 
 /* The events' operations (docs/behaviour.md §11): a trigger's recipients and actor kept before the answer; no workflow runs. */
 

@@ -1,8 +1,8 @@
-import { refused } from './rule-broken.ts'
-import { Serialized } from '../answer/answer.ts'
-import type { ConnectionCriteria, ConnectionPage } from '../store/store.ts'
-import type { OperationInput, RecordsContext } from './operation-context.ts'
-import { shownConnection, type ShownConnection } from './present.ts'
+import { refused } from '../rule-broken.ts'
+import { Serialized } from '../../answer/answer.ts'
+import type { ConnectionCriteria, ConnectionPage } from '../../store/store.ts'
+import type { OperationInput, RecordsContext } from '../operation-context.ts'
+import { shownConnection, type ShownConnection } from '../records/present.ts'
 
 type Query = OperationInput<'listChannelConnections'>['query']
 

@@ -1,8 +1,8 @@
-import { invalid, refused } from './rule-broken.ts'
-import type { StoredSubscriber } from '../store/records.ts'
-import type { Store } from '../store/store.ts'
-import type { OperationContext } from './operation-context.ts'
-import { presentSubscriberV2 } from './present.ts'
+import { invalid, refused } from '../rule-broken.ts'
+import type { StoredSubscriber } from '../../store/records.ts'
+import type { Store } from '../../store/store.ts'
+import type { OperationContext } from '../operation-context.ts'
+import { presentSubscriberV2 } from '../records/present.ts'
 
 /** GET /v2/subscribers's query (Novu's document; its `limit` bounds are the service's DTO's). */
 interface SearchQuery {

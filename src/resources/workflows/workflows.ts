@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.ts'
-import type { Handler, OperationContext } from './operation-context.ts'
+import type { Store } from '../../store/store.ts'
+import type { Handler, OperationContext } from '../operation-context.ts'
 
 interface CreateWorkflow {
   workflowId: string

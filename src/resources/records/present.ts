@@ -1,7 +1,7 @@
-import type { components } from '../contract/generated/openapi-types.ts'
-import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../store/records.ts'
-import type { TenantIds } from './tenant.ts'
-import { Lru } from '../lib/lru.ts'
+import type { components } from '../../contract/generated/openapi-types.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber } from '../../store/records.ts'
+import type { TenantIds } from '../tenant.ts'
+import { Lru } from '../../lib/lru.ts'
 
 type Schemas = components['schemas']
 

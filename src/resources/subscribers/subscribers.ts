@@ -1,6 +1,6 @@
-import { missing } from './rule-broken.ts'
-import type { OperationInput, RecordsContext } from './operation-context.ts'
-import { presentSubscriberV2 } from './present.ts'
+import { missing } from '../rule-broken.ts'
+import type { OperationInput, RecordsContext } from '../operation-context.ts'
+import { presentSubscriberV2 } from '../records/present.ts'
 
 export async function getSubscriber({ store, tenant, input }: RecordsContext<OperationInput<'getSubscriber'>>) {
   const { subscriberId } = input.path

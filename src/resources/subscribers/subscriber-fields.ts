@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { invalid } from './rule-broken.ts'
-import type { StoredSubscriber } from '../store/records.ts'
-import type { TenantTransaction } from '../store/store.ts'
+import { invalid } from '../rule-broken.ts'
+import type { StoredSubscriber } from '../../store/records.ts'
+import type { TenantTransaction } from '../../store/store.ts'
 
 /** The fields a caller sets on a subscriber (Novu's CreateSubscriberRequestDto, SubscriberPayloadDto). */
 export interface SubscriberFields {

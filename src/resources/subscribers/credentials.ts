@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util'
-import { refused } from './rule-broken.ts'
-import type { StoredIntegration, StoredSubscriber } from '../store/records.ts'
-import type { TenantView } from '../store/store.ts'
-import type { OperationInput, RecordsContext } from './operation-context.ts'
-import { presentSubscriber } from './present.ts'
+import { refused } from '../rule-broken.ts'
+import type { StoredIntegration, StoredSubscriber } from '../../store/records.ts'
+import type { TenantView } from '../../store/store.ts'
+import type { OperationInput, RecordsContext } from '../operation-context.ts'
+import { presentSubscriber } from '../records/present.ts'
 
 type Input = OperationInput<'upsertSubscriberCredentials'>
 type ChannelSettings = NonNullable<StoredSubscriber['channels']>[number]

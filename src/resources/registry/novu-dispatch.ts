@@ -1,9 +1,9 @@
-import type { Contract } from '../contract/load-contract.ts'
-import { novuComponents } from '../contract/novu/novu-document.ts'
-import type { Operation } from '../contract/operation.ts'
-import { documentAnswer, type AnswerSource } from './document/document-answer.ts'
+import type { Contract } from '../../contract/load-contract.ts'
+import { novuComponents } from '../../contract/novu/novu-document.ts'
+import type { Operation } from '../../contract/operation.ts'
+import { documentAnswer, type AnswerSource } from '../document/document-answer.ts'
 import { novuHandlers, novuKeepers } from './novu-handlers.ts'
-import type { Handler } from './operation-context.ts'
+import type { Handler } from '../operation-context.ts'
 
 /**
  * A handler for every operation of Novu's document: its own where `novuHandlers` registers one

@@ -1,7 +1,7 @@
-import { missing } from './rule-broken.ts'
-import type { Store } from '../store/store.ts'
+import { missing } from '../rule-broken.ts'
+import type { Store } from '../../store/store.ts'
 import { writeCredentials } from './credentials.ts'
-import type { OperationContext, OperationInput } from './operation-context.ts'
+import type { OperationContext, OperationInput } from '../operation-context.ts'
 
 /* The credentials' operations beyond the upsert of §2.1 (docs/behaviour.md §11). */
 

@@ -1,7 +1,7 @@
-import { missing } from './rule-broken.ts'
-import type { StoredMessage } from '../store/records.ts'
-import type { OperationInput, RecordsContext } from './operation-context.ts'
-import { presentMessage } from './present.ts'
+import { missing } from '../rule-broken.ts'
+import type { StoredMessage } from '../../store/records.ts'
+import type { OperationInput, RecordsContext } from '../operation-context.ts'
+import { presentMessage } from '../records/present.ts'
 
 type Input = OperationInput<'markMessagesAs'>
 type MarkAs = Input['body']['markAs']
