@@ -3,7 +3,7 @@ import { validateRequestInSlices } from '../contract/validation/validate-in-slic
 import { SlicedJson } from '../answer/answer.ts'
 import { apiKeyFrom } from '../core/authenticate.ts'
 import type { CoreState } from '../core/planes.ts'
-import { tooDeep } from '../core/body-reading.ts'
+import { tooDeep } from '../core/body/body-reading.ts'
 import { valueNestsDeeperThan } from '../lib/json-depth.ts'
 import { jsonInSteps } from '../lib/json-in-steps.ts'
 import { jsonOutSteps } from '../lib/json-out-steps.ts'

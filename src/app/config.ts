@@ -5,7 +5,7 @@ import type { CorsOrigins } from '../http/cors.ts'
 import type { AllowedHosts } from '../http/host-check.ts'
 import type { LogLevel, Logger } from '../log/logger.ts'
 import type { RateLimit } from '../policies/rate-limit/rate-limiter.ts'
-import type { ResponseValidation } from '../core/response-check.ts'
+import type { ResponseValidation } from '../core/answers/response-check.ts'
 import type { SeedFixtures, Store } from '../store/store.ts'
 
 /** Everything a server can be told; the CLI builds it from argv and the environment. */

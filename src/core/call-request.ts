@@ -27,7 +27,7 @@ export interface CallRequest {
    */
   readBefore?(): { value: unknown } | undefined
   /**
-   * Its JSON body once read before routing (body-reading.ts's `readJsonFirst`), by whichever asked
+   * Its JSON body once read before routing (body/body-reading.ts's `readJsonFirst`), by whichever asked
    * first, the door or the operation: a slot on the request, not a map from requests to reads.
    */
   jsonRead?: Promise<SentBody | undefined>

@@ -1,11 +1,11 @@
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from './call-request.ts'
-import { readJsonFirst } from './body-reading.ts'
-import { checkedErrorAnswer, type ErrorLine } from './error-answer.ts'
+import { readJsonFirst } from './body/body-reading.ts'
+import { checkedErrorAnswer, type ErrorLine } from './answers/error-answer.ts'
 import type { OperationEntry } from './operation-table.ts'
-import type { ResponseCheck } from './response-check.ts'
+import type { ResponseCheck } from './answers/response-check.ts'
 import { RouteTable } from './route-table.ts'
-import { appendHeaders, type HeaderList, type SentAnswer } from './sent-answer.ts'
+import { appendHeaders, type HeaderList, type SentAnswer } from './answers/sent-answer.ts'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 
 /** What a request's method and path come to: an operation with its parameters, or the refusal of a path that is one but cannot be read. */

@@ -5,7 +5,7 @@ import type { FaultRules } from '../policies/faults/fault-rules.ts'
 import type { DelayedCalls } from '../policies/faults/delayed-calls.ts'
 import type { RateLimitPort } from '../policies/rate-limit/rate-limit-port.ts'
 import type { Store } from '../store/store.ts'
-import type { ResponseCheck } from './response-check.ts'
+import type { ResponseCheck } from './answers/response-check.ts'
 
 /**
  * What every call of either plane reads: the store, the accepted keys, the tenants' clocks and how

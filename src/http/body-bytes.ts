@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import * as zlib from 'node:zlib'
 import { ApiError } from '../answer/api-error.ts'
-import { payloadTooLarge, unsupportedEncoding } from '../core/body-reading.ts'
+import { payloadTooLarge, unsupportedEncoding } from '../core/body/body-reading.ts'
 import { GrowingBytes } from '../lib/growing-bytes.ts'
 
 type ReadRequest = IncomingMessage & { body?: unknown }

@@ -2,8 +2,8 @@ import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { Express, NextFunction, Request, Response } from 'express'
 import { ApiError } from '../answer/api-error.ts'
 import { routeNotFound } from '../core/dispatcher.ts'
-import { checkedErrorAnswer } from '../core/error-answer.ts'
-import type { ResponseCheck } from '../core/response-check.ts'
+import { checkedErrorAnswer } from '../core/answers/error-answer.ts'
+import type { ResponseCheck } from '../core/answers/response-check.ts'
 import { sendJson } from './respond.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Answer } from '../answer/answer.ts'
-import { appendHeaders, JSON_CONTENT_TYPE, type HeaderList } from '../core/sent-answer.ts'
+import { appendHeaders, JSON_CONTENT_TYPE, type HeaderList } from '../core/answers/sent-answer.ts'
 import { endAtTurnEnd } from './turn-end.ts'
 
 export function sendJson(res: ServerResponse, answer: Answer): void {

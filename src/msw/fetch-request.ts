@@ -1,6 +1,6 @@
 import { ApiError } from '../answer/api-error.ts'
 import type { CallRequest } from '../core/call-request.ts'
-import { payloadTooLarge, unsupportedEncoding } from '../core/body-reading.ts'
+import { payloadTooLarge, unsupportedEncoding } from '../core/body/body-reading.ts'
 
 /** The encodings a WHATWG `DecompressionStream` undoes, as `Content-Encoding` names them. */
 const DECOMPRESSED: Readonly<Record<string, 'gzip' | 'deflate'>> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate' }

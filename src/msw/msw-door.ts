@@ -1,9 +1,9 @@
 import type { MockState } from '../app/create-state.ts'
 import { schemaOf } from '../contract/load-contract.ts'
-import { bodyLimitOf } from '../core/body-limit.ts'
+import { bodyLimitOf } from '../core/body/body-limit.ts'
 import { Dispatcher, routeNotFound } from '../core/dispatcher.ts'
 import { apiEntries } from '../core/operation-table.ts'
-import { JSON_CONTENT_TYPE, type HeaderList } from '../core/sent-answer.ts'
+import { JSON_CONTENT_TYPE, type HeaderList } from '../core/answers/sent-answer.ts'
 import { fetchCallRequest } from './fetch-request.ts'
 
 /** The control plane's prefix: in process, `tenant(apiKey)` is its door (docs/decisions.md, 2026-11-26). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadContracts, type Contract } from '../../src/contract/load-contract.ts'
-import { checkedAnswer, checkedAnswerInSlices, type ResponseCheck } from '../../src/core/response-check.ts'
+import { checkedAnswer, checkedAnswerInSlices, type ResponseCheck } from '../../src/core/answers/response-check.ts'
 import { jsonOutSteps } from '../../src/lib/json-out-steps.ts'
 import { valuesInSlices } from '../../src/lib/slices.ts'
 import { createLogger } from '../../src/log/logger.ts'

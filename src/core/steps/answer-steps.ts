@@ -1,7 +1,7 @@
 import { isoStamp } from '../../lib/iso-time.ts'
-import { bodyNote } from '../body-reading.ts'
-import { checkedAnswer, checkedAnswerInSlices } from '../response-check.ts'
-import { slicedAnswer } from '../sent-answer.ts'
+import { bodyNote } from '../body/body-reading.ts'
+import { checkedAnswer, checkedAnswerInSlices } from '../answers/response-check.ts'
+import { slicedAnswer } from '../answers/sent-answer.ts'
 import { headListOf, type Step } from './call.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { apiKeyOrNone } from '../authenticate.ts'
-import { readBody, readJsonFirst, type SentBody } from '../body-reading.ts'
+import { readBody, readJsonFirst, type SentBody } from '../body/body-reading.ts'
 import type { Call, Step } from './call.ts'
 
 /**

@@ -4,11 +4,11 @@ import type { PendingTime } from '../../policies/clock/tenant-clocks.ts'
 import type { Recording } from '../../policies/idempotency/idempotency.ts'
 import type { Handler } from '../../resources/operation-context.ts'
 import { idempotencyKeyOf, requestLineOf, type CallRequest, type RequestLine } from '../call-request.ts'
-import type { ResponseValidation } from '../response-check.ts'
+import type { ResponseValidation } from '../answers/response-check.ts'
 import type { CallPolicies, CoreState } from '../planes.ts'
-import type { ReadCapture } from '../read-capture.ts'
-import type { SentBody } from '../body-reading.ts'
-import type { HeaderList, SentAnswer } from '../sent-answer.ts'
+import type { ReadCapture } from '../call-records/read-capture.ts'
+import type { SentBody } from '../body/body-reading.ts'
+import type { HeaderList, SentAnswer } from '../answers/sent-answer.ts'
 
 /**
  * One step of a call (docs/behaviour.md §1.3): it reads and writes the call, and ends its way in by

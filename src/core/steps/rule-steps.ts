@@ -4,8 +4,8 @@ import { validateRequest } from '../../contract/validation/validate-request.ts'
 import { tenantFor } from '../../resources/tenant.ts'
 import type { Store } from '../../store/store.ts'
 import { paramsOf } from '../call-request.ts'
-import { callStore, checkedBeforeCommit } from '../call-store.ts'
-import { ReadCapture } from '../read-capture.ts'
+import { callStore, checkedBeforeCommit } from '../call-records/call-store.ts'
+import { ReadCapture } from '../call-records/read-capture.ts'
 import type { Call, Step } from './call.ts'
 
 /** The request against the document (docs/behaviour.md §1.2): its input, coerced, or the 422. The API's bodies are small. */

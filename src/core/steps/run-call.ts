@@ -1,5 +1,5 @@
-import { errorAnswer } from '../error-answer.ts'
-import type { CallOutcome } from '../sent-answer.ts'
+import { errorAnswer } from '../answers/error-answer.ts'
+import type { CallOutcome } from '../answers/sent-answer.ts'
 import { headListOf, type Call } from './call.ts'
 import type { CallSteps } from './call-steps.ts'
 

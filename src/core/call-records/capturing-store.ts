@@ -1,6 +1,6 @@
-import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../store/records.ts'
-import type { ConnectionQuery, KeyedWrite, Store, TenantTransaction, TenantView } from '../store/store.ts'
-import type { FaultsChange, TenantFaults } from '../store/tenant-parts/tenant-faults.ts'
+import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../../store/records.ts'
+import type { ConnectionQuery, KeyedWrite, Store, TenantTransaction, TenantView } from '../../store/store.ts'
+import type { FaultsChange, TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
 
 /** The collections of a tenant's state, as `GET /__admin/state` names them. */
 export type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages' | 'workflows'

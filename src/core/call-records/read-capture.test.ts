@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keptOf, statedEntryOf, STATE_LIMIT } from '../journal/kept-entry.ts'
+import { keptOf, statedEntryOf, STATE_LIMIT } from '../../journal/kept-entry.ts'
 import { ReadCapture } from './read-capture.ts'
 
 const call = (state: ReadCapture) => ({ time: '2026-11-28T00:00:00.000Z', operationId: 'op', method: 'GET', path: '/p', url: '/p', status: 200, durationMs: 1, responseBody: {}, state: state.stated() })

@@ -1,7 +1,7 @@
-import { AnsweredOtherwise, Serialized } from '../answer/answer.ts'
-import type { Operation } from '../contract/operation.ts'
-import type { KeyedWrite, Store } from '../store/store.ts'
-import { checkedAnswer, type ResponseCheck } from './response-check.ts'
+import { AnsweredOtherwise, Serialized } from '../../answer/answer.ts'
+import type { Operation } from '../../contract/operation.ts'
+import type { KeyedWrite, Store } from '../../store/store.ts'
+import { checkedAnswer, type ResponseCheck } from '../answers/response-check.ts'
 
 /**
  * The store as a call's handler sees it: a change's result is checked before it commits, and in a

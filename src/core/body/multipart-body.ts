@@ -1,5 +1,5 @@
 import typeis from 'type-is'
-import { ApiError } from '../answer/api-error.ts'
+import { ApiError } from '../../answer/api-error.ts'
 
 export const isMultipart = (contentType: string | undefined): boolean => contentType !== undefined && typeis.is(contentType, ['multipart/form-data']) !== false
 

@@ -1,12 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
-import type { Answer, Violation } from '../answer/answer.ts'
-import { isoStamp } from '../lib/iso-time.ts'
-import type { SplitBody } from '../contract/operation.ts'
-import { bodyErrorSteps } from '../contract/validation/validate-in-slices.ts'
-import { inSlices } from '../lib/slices.ts'
-import type { Logger } from '../log/logger.ts'
+import type { Answer, Violation } from '../../answer/answer.ts'
+import { isoStamp } from '../../lib/iso-time.ts'
+import type { SplitBody } from '../../contract/operation.ts'
+import { bodyErrorSteps } from '../../contract/validation/validate-in-slices.ts'
+import { inSlices } from '../../lib/slices.ts'
+import type { Logger } from '../../log/logger.ts'
 
-export type { Answer, Violation } from '../answer/answer.ts'
+export type { Answer, Violation } from '../../answer/answer.ts'
 
 export type ResponseValidation = 'strict' | 'warn' | 'off'
 

@@ -1,13 +1,13 @@
 import iconv from 'iconv-lite'
-import { ApiError } from '../answer/api-error.ts'
-import type { CallRequest, SentBody } from './call-request.ts'
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../lib/json-depth.ts'
-import { jsonInSteps } from '../lib/json-in-steps.ts'
-import { inSlices } from '../lib/slices.ts'
+import { ApiError } from '../../answer/api-error.ts'
+import type { CallRequest, SentBody } from '../call-request.ts'
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, valueNestsDeeperThan } from '../../lib/json-depth.ts'
+import { jsonInSteps } from '../../lib/json-in-steps.ts'
+import { inSlices } from '../../lib/slices.ts'
 import { isJson, parseBody } from './parse-body.ts'
 import { isMultipart, multipartFields } from './multipart-body.ts'
 
-export type { SentBody } from './call-request.ts'
+export type { SentBody } from '../call-request.ts'
 
 /**
  * What the journal and the log line say of how a body was read: the live service's answer alone

@@ -1,6 +1,6 @@
 import qs from 'qs'
 import typeis from 'type-is'
-import { ApiError } from '../answer/api-error.ts'
+import { ApiError } from '../../answer/api-error.ts'
 
 /** A body read as the live service reads it (docs/behaviour.md §1.3). */
 export interface ParsedBody {

@@ -1,12 +1,12 @@
-import { ApiError, generalProblem, tryAgainLater } from '../answer/api-error.ts'
-import { AnsweredOtherwise, type Answer } from '../answer/answer.ts'
-import { errorBody } from '../answer/error-body.ts'
+import { ApiError, generalProblem, tryAgainLater } from '../../answer/api-error.ts'
+import { AnsweredOtherwise, type Answer } from '../../answer/answer.ts'
+import { errorBody } from '../../answer/error-body.ts'
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import { checkedAnswer, type ResponseCheck } from './response-check.ts'
-import type { Logger } from '../log/logger.ts'
-import { RuleBroken } from '../resources/rule-broken.ts'
-import { StoreWriteFailed, TenantLimitReached } from '../store/store.ts'
-import { LargerThanBudget, MemoryBudgetExceeded } from '../store/upkeep/memory-budget.ts'
+import type { Logger } from '../../log/logger.ts'
+import { RuleBroken } from '../../resources/rule-broken.ts'
+import { StoreWriteFailed, TenantLimitReached } from '../../store/store.ts'
+import { LargerThanBudget, MemoryBudgetExceeded } from '../../store/upkeep/memory-budget.ts'
 
 /** What an error answer needs to know of its request: the method, and the URL as sent. */
 export interface ErrorLine {
