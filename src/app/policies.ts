@@ -57,7 +57,7 @@ const rateLimiterOf = (config: ServerConfig) => new RateLimiter(rateOf(config), 
  */
 export async function redisState(config: ServerConfig, seed: SeedSpec, logger: Logger): Promise<{ backend: SharedBackend; policies: PoliciesBeside }> {
   const { connectRedis, redactedUrl } = await import('../redis/redis-connection.ts')
-  const { openRedisOn } = await import('../redis/redis-backend.ts')
+  const { openRedisOn } = await import('../redis/backend/redis-backend.ts')
   const { RedisRunningKeys } = await import('../redis/redis-running-keys.ts')
   const { RedisRateLimiter } = await import('../redis/redis-rate-limiter.ts')
   const { RedisJournal } = await import('../redis/redis-journal.ts')

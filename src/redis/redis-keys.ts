@@ -1,7 +1,7 @@
 /**
  * Every key novu-mock writes in Redis, named here and nowhere else; only src/redis/ imports this
  * file (a rule of `npm run lint:layers`). What each key holds is told beside the code that writes
- * it (redis-scripts.ts, redis-running-keys.ts, redis-journal.ts, redis-rate-limiter.ts).
+ * it (backend/redis-scripts.ts, redis-running-keys.ts, redis-journal.ts, redis-rate-limiter.ts).
  */
 
 /** Every key novu-mock writes starts with this. */
@@ -30,7 +30,7 @@ export const tenantKeyBase = (tenant: string): string => `${KEY_PREFIX}:{${Buffe
 export function tenantKeys(tenant: string) {
   const base = tenantKeyBase(tenant)
   return {
-    // The tenant's value: its records, clock, fault rules and idempotency records (redis-scripts.ts).
+    // The tenant's value: its records, clock, fault rules and idempotency records (backend/redis-scripts.ts).
     meta: `${base}meta`,
     rows: `${base}rows`,
     log: `${base}log`,
@@ -40,7 +40,7 @@ export function tenantKeys(tenant: string) {
     snap: `${base}snap:`,
     /** + an id: a large replace's rows, staged in steps. */
     staged: `${base}staged:`,
-    // Its finished idempotency records, part of its value (redis-scripts.ts): key → record, and the keys by expiry.
+    // Its finished idempotency records, part of its value (backend/redis-scripts.ts): key → record, and the keys by expiry.
     keyRecords: `${base}key-records`,
     keyOrder: `${base}keys`,
     /** + an idempotency key: the marker of that key's call under way (redis-running-keys.ts). */

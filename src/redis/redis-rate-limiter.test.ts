@@ -9,7 +9,7 @@ import type { RateLimitHeaders, RateLimitPort } from '../policies/rate-limit/rat
 import { RateLimiter, type RateLimit } from '../policies/rate-limit/rate-limiter.ts'
 import { RedisRateLimiter } from './redis-rate-limiter.ts'
 import { TenantClocks, type PendingTime } from '../policies/clock/tenant-clocks.ts'
-import { redisBackend } from './redis-backend.ts'
+import { redisBackend } from './backend/redis-backend.ts'
 import { createLowdbStore } from '../store/lowdb-store.ts'
 import { seedState } from '../seed/generators/seed.ts'
 

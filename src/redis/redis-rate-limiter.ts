@@ -36,7 +36,7 @@ end
 
 /**
  * KEYS: the tenant's bucket (hash: t tokens, u updated at, in ms), its value's hash (`meta`, whose
- * field `clock` is its clock: redis-scripts.ts). ARGV: burst, tokens per second, the bucket's time
+ * field `clock` is its clock: backend/redis-scripts.ts). ARGV: burst, tokens per second, the bucket's time
  * to live in ms, then per call in the order they came: now (or '': the tenant's time read from its
  * clock, TENANT_TIME), the real time and the starting clock's JSON it is read with. For each call
  * in turn, refills and takes one token as RateLimiter does, in doubles written exactly (%.17g), so

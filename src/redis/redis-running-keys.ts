@@ -39,7 +39,7 @@ export const markerKey = (tenant: string, key: string): string => `${tenantKeys(
  * call's own token and fingerprint (`token\nmethod\npath\nprint`), set only if absent with a time
  * to live of `runningMs` that this instance renews while the call runs, so that a killed instance
  * leaves a key answering 409 for at most that long. A write that stores the call's record deletes
- * its marker in the same script (redis-scripts.ts's PUTS).
+ * its marker in the same script (backend/redis-scripts.ts's PUTS).
  */
 export class RedisRunningKeys implements RunningKeysPort {
   private readonly scripts: Scripts

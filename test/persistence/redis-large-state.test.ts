@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KEY_PREFIX, tenantKeyBase } from '../../src/redis/redis-keys.ts'
-import { openRedis } from '../../src/redis/redis-backend.ts'
+import { openRedis } from '../../src/redis/backend/redis-backend.ts'
 import type { OverlayRow, SharedBackend } from '../../src/store/store-backend.ts'
 import type { SeedSpec } from '../../src/store/store.ts'
 import { redisTestsSkipped, startRedis, type RedisServer } from '../helpers/redis-server.ts'

@@ -1,6 +1,6 @@
 import type { Cluster, Redis } from 'ioredis'
-import type { RedisClient } from './redis-connection.ts'
-import { GLOBAL_KEYS, TENANT_KEYS_PATTERN, tenantKeyBase } from './redis-keys.ts'
+import type { RedisClient } from '../redis-connection.ts'
+import { GLOBAL_KEYS, TENANT_KEYS_PATTERN, tenantKeyBase } from '../redis-keys.ts'
 
 /** Keys deleted per DEL, and asked for per SCAN step. */
 const BATCH = 500

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { OverlayRow } from '../store/store-backend.ts'
+import type { OverlayRow } from '../../store/store-backend.ts'
 import { listed, listedRows, recordTexts, RELOAD } from './change-texts.ts'
 
 describe('a put as the tenant’s list keeps it', () => {

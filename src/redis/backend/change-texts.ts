@@ -1,5 +1,5 @@
-import type { Change, OverlayRow } from '../store/store-backend.ts'
-import type { KeyRecord } from '../store/store.ts'
+import type { Change, OverlayRow } from '../../store/store-backend.ts'
+import type { KeyRecord } from '../../store/store.ts'
 
 /** A change listed as `reload`: the instances behind it read the tenant again. */
 export const RELOAD = 'reload'

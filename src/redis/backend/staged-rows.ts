@@ -1,5 +1,5 @@
-import { inSlices, type Steps } from '../lib/slices.ts'
-import type { OverlayRow } from '../store/store-backend.ts'
+import { inSlices, type Steps } from '../../lib/slices.ts'
+import type { OverlayRow } from '../../store/store-backend.ts'
 import { rowArguments } from './change-texts.ts'
 
 /** Rows sent to Redis in one step: a few milliseconds for each side. */

@@ -1,5 +1,5 @@
 import type { ChainableCommander } from 'ioredis'
-import type { RedisClient } from './redis-connection.ts'
+import type { RedisClient } from '../redis-connection.ts'
 
 /**
  * How long a write waits for its replicas (WAIT): past it, the write is answered 503. Well under

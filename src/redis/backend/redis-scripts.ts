@@ -1,4 +1,4 @@
-import { RETENTION_MS } from '../policies/idempotency/key-rules.ts'
+import { RETENTION_MS } from '../../policies/idempotency/key-rules.ts'
 import { RELOAD } from './change-texts.ts'
 
 /**

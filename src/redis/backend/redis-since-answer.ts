@@ -1,9 +1,9 @@
-import { inSlices, type Steps } from '../lib/slices.ts'
-import type { Change, OverlayRow, RecordKind, SavedSnapshot, TenantSeed, TenantUpdate } from '../store/store-backend.ts'
-import type { KeyRecord } from '../store/store.ts'
+import { inSlices, type Steps } from '../../lib/slices.ts'
+import type { Change, OverlayRow, RecordKind, SavedSnapshot, TenantSeed, TenantUpdate } from '../../store/store-backend.ts'
+import type { KeyRecord } from '../../store/store.ts'
 import { RELOAD } from './change-texts.ts'
-import { clockFromText } from '../clock/clock-setting.ts'
-import type { TenantFaults } from '../store/tenant-parts/tenant-faults.ts'
+import { clockFromText } from '../../clock/clock-setting.ts'
+import type { TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
 
 type Nested = string | number | null | Nested[]
 /** What the SINCE script answers (redis-scripts.ts). */
