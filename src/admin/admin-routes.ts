@@ -4,7 +4,7 @@ import { operationEntries } from '../core/operation-table.ts'
 import { CONTROL_PLANE, type CoreState } from '../core/planes.ts'
 import { mountOperations } from '../http/mount-operations.ts'
 import { adminGuard } from './admin-guard.ts'
-import type { adminHandlers, AdminInfo } from './admin-handlers.ts'
+import type { adminHandlers, AdminInfo } from './handlers/admin-handlers.ts'
 import { EVENT_STREAM_OPERATION, eventStream } from './event-stream.ts'
 import { mountInspector } from './inspector-routes.ts'
 

@@ -1,6 +1,6 @@
 import { adminCalls, type AdminCall } from '../admin/admin-calls.ts'
 import { adminAccessOf } from '../admin/admin-guard.ts'
-import { adminHandlers, type AdminInfo } from '../admin/admin-handlers.ts'
+import { adminHandlers, type AdminInfo } from '../admin/handlers/admin-handlers.ts'
 import { loadContracts as loadBothContracts, type Contracts } from '../contract/load-contract.ts'
 import type { ApiPlane, CoreState } from '../core/planes.ts'
 import { createLogger, type Logger } from '../log/logger.ts'

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Contract } from '../contract/load-contract.ts'
 import type { Operation } from '../contract/operation.ts'
 import { isoStamp } from '../lib/iso-time.ts'
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../lib/json-depth.ts'
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../lib/json/json-depth.ts'
 import { parseQuery } from '../lib/parse-query.ts'
 import { toFieldErrors } from '../contract/validation/field-errors.ts'
 import type { Logger } from '../log/logger.ts'

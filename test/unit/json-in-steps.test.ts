@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonNestsDeeperThan } from '../../src/lib/json-depth.ts'
-import { jsonInSteps } from '../../src/lib/json-in-steps.ts'
+import { jsonNestsDeeperThan } from '../../src/lib/json/json-depth.ts'
+import { jsonInSteps } from '../../src/lib/json/json-in-steps.ts'
 import { toEnd } from '../../src/lib/slices.ts'
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)

@@ -1,4 +1,4 @@
-import { jsonOutSteps } from '../../lib/json-out-steps.ts'
+import { jsonOutSteps } from '../../lib/json/json-out-steps.ts'
 import { valuesInSlices } from '../../lib/slices.ts'
 
 /** Headers in one list, name, value, name, value: node's `writeHead` takes it as it is (docs/decisions.md, 2026-11-24). */

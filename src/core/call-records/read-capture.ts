@@ -1,5 +1,5 @@
 import type { ProviderState } from '../../journal/journal-port.ts'
-import { jsonLength } from '../../lib/json-length.ts'
+import { jsonLength } from '../../lib/json/json-length.ts'
 import { measuredJsonLength } from '../../store/memory/held-bytes.ts'
 import type { Store } from '../../store/store.ts'
 import { CapturingStore, type Collection, type ReadNotes } from './capturing-store.ts'

@@ -1,5 +1,5 @@
 import { journalName } from '../../contract/novu/operation-names.ts'
-import { isDeepSubset } from '../../lib/deep-subset.ts'
+import { isDeepSubset } from '../../lib/json/deep-subset.ts'
 import type { MaybePromise } from '../../lib/maybe-promise.ts'
 import { ruleBytes, type FaultsChange, type FaultsPort, type TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
 import { PRESETS, type FaultRuleRequest } from './presets.ts'

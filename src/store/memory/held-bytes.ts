@@ -1,4 +1,4 @@
-import { jsonLength } from '../../lib/json-length.ts'
+import { jsonLength } from '../../lib/json/json-length.ts'
 import type { Steps } from '../../lib/slices.ts'
 import type { TenantState } from '../records.ts'
 import type { StateCounts } from '../store.ts'

@@ -7,7 +7,7 @@ import { countsOf, stateFromTenantData, tenantDataInSlices, type TenantData } fr
 import { TenantRegistry } from './tenant-registry.ts'
 import { overlaidTenant } from './overlay.ts'
 import { averagesOf, bytesOfCounts, bytesOfData, withBytes, type RecordAverages } from './held-bytes.ts'
-import { TenantKeyRecords } from './tenant-key-records.ts'
+import { TenantKeyRecords } from './key-records/tenant-key-records.ts'
 import { HeldFaults } from './held-faults.ts'
 
 /** A tenant's records as they were at `createdAt`: a reference, since records never change. */

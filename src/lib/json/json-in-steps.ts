@@ -1,5 +1,5 @@
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, MAX_JSON_DEPTH, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-depth.ts'
-import type { Steps } from './slices.ts'
+import type { Steps } from '../slices.ts'
 
 /**
  * What reading JSON text in steps found: its value; a nesting deeper than the limit; or text this

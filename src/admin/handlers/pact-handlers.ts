@@ -1,19 +1,19 @@
-import { validationFailed } from '../answer/api-error.ts'
-import { shown } from '../journal/kept-entry.ts'
-import { invariantSteps } from '../seed/state-invariants.ts'
-import { inSlices } from '../lib/slices.ts'
-import { laidOver } from '../pact/lay-records.ts'
-import { pactOf, type SeedParams } from '../pact/pact-document.ts'
-import type { OperationContext } from '../resources/operation-context.ts'
-import type { SeedSpec, StateAdminPort } from '../store/store.ts'
-import type { JournalPort } from '../journal/journal-port.ts'
-import type { TenantClocks } from '../policies/clock/tenant-clocks.ts'
-import type { Contract } from '../contract/load-contract.ts'
-import type { Logger } from '../log/logger.ts'
+import { validationFailed } from '../../answer/api-error.ts'
+import { shown } from '../../journal/kept-entry.ts'
+import { invariantSteps } from '../../seed/state-invariants.ts'
+import { inSlices } from '../../lib/slices.ts'
+import { laidOver } from '../../pact/lay-records.ts'
+import { pactOf, type SeedParams } from '../../pact/pact-document.ts'
+import type { OperationContext } from '../../resources/operation-context.ts'
+import type { SeedSpec, StateAdminPort } from '../../store/store.ts'
+import type { JournalPort } from '../../journal/journal-port.ts'
+import type { TenantClocks } from '../../policies/clock/tenant-clocks.ts'
+import type { Contract } from '../../contract/load-contract.ts'
+import type { Logger } from '../../log/logger.ts'
 
-type AdminOperations = import('../contract/generated/admin-types.ts').operations
+type AdminOperations = import('../../contract/generated/admin-types.ts').operations
 type ExportQuery = AdminOperations['exportPact']['parameters']['query']
-type StateChange = import('../contract/generated/admin-types.ts').components['schemas']['PactStateChange']
+type StateChange = import('../../contract/generated/admin-types.ts').components['schemas']['PactStateChange']
 
 /** What the Pact handlers read of the admin API's state (AdminInfo). */
 export interface PactInfo {

@@ -1,9 +1,9 @@
-import { validationFailed } from '../answer/api-error.ts'
-import type { ClockRefused, TenantClocks } from '../policies/clock/tenant-clocks.ts'
-import { FIRST_INSTANT, LAST_INSTANT, type ClockView } from '../clock/clock-setting.ts'
-import type { OperationContext } from '../resources/operation-context.ts'
+import { validationFailed } from '../../answer/api-error.ts'
+import type { ClockRefused, TenantClocks } from '../../policies/clock/tenant-clocks.ts'
+import { FIRST_INSTANT, LAST_INSTANT, type ClockView } from '../../clock/clock-setting.ts'
+import type { OperationContext } from '../../resources/operation-context.ts'
 
-type Schemas = import('../contract/generated/admin-types.ts').components['schemas']
+type Schemas = import('../../contract/generated/admin-types.ts').components['schemas']
 
 /** Why a change of the clock is refused, by the field that asked for it (docs/behaviour.md §8). */
 const REFUSALS = {

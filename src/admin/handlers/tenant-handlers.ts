@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import { ApiError } from '../answer/api-error.ts'
-import { hashOfKey } from '../log/request-log.ts'
-import type { OperationContext } from '../resources/operation-context.ts'
-import type { MemoryPort, SeedSpec, StateAdminPort } from '../store/store.ts'
+import { ApiError } from '../../answer/api-error.ts'
+import { hashOfKey } from '../../log/request-log.ts'
+import type { OperationContext } from '../../resources/operation-context.ts'
+import type { MemoryPort, SeedSpec, StateAdminPort } from '../../store/store.ts'
 
-type TenantRequest = import('../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
+type TenantRequest = import('../../contract/generated/admin-types.ts').components['schemas']['TenantRequest']
 
 export interface TenantDefaults {
   seed: SeedSpec

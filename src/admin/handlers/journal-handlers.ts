@@ -1,12 +1,12 @@
-import { ApiError } from '../answer/api-error.ts'
-import { SlicedJson } from '../answer/answer.ts'
-import { journalName } from '../contract/novu/operation-names.ts'
-import { isDeepSubset } from '../lib/deep-subset.ts'
-import type { JournalPort } from '../journal/journal-port.ts'
-import type { JournalFilter } from '../journal/request-journal.ts'
-import type { OperationContext } from '../resources/operation-context.ts'
+import { ApiError } from '../../answer/api-error.ts'
+import { SlicedJson } from '../../answer/answer.ts'
+import { journalName } from '../../contract/novu/operation-names.ts'
+import { isDeepSubset } from '../../lib/json/deep-subset.ts'
+import type { JournalPort } from '../../journal/journal-port.ts'
+import type { JournalFilter } from '../../journal/request-journal.ts'
+import type { OperationContext } from '../../resources/operation-context.ts'
 
-type AdminSchemas = import('../contract/generated/admin-types.ts').components['schemas']
+type AdminSchemas = import('../../contract/generated/admin-types.ts').components['schemas']
 
 /** Calls shown in a failed verification's `ctx`, the most recent. */
 const SEEN_SHOWN = 20

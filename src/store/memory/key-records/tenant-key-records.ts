@@ -1,4 +1,4 @@
-import { KEY_RECORDS_KEPT, type KeyRecord } from '../store.ts'
+import { KEY_RECORDS_KEPT, type KeyRecord } from '../../store.ts'
 import { KeyRecords, type ByteCount } from './key-records.ts'
 
 /** One tenant's finished records, and the bytes they hold. */

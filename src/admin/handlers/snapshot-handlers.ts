@@ -1,8 +1,8 @@
-import { notFound, validationFailed } from '../answer/api-error.ts'
-import type { Handler, OperationContext } from '../resources/operation-context.ts'
-import type { SnapshotsPort } from '../store/store.ts'
+import { notFound, validationFailed } from '../../answer/api-error.ts'
+import type { Handler, OperationContext } from '../../resources/operation-context.ts'
+import type { SnapshotsPort } from '../../store/store.ts'
 
-type AdminOperations = import('../contract/generated/admin-types.ts').operations
+type AdminOperations = import('../../contract/generated/admin-types.ts').operations
 type Named = OperationContext<{ path: { name: string } }, SnapshotsPort>
 
 /** Snapshots kept per tenant; each is a reference, but the list is bounded like every buffer. */

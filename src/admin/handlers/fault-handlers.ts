@@ -1,12 +1,12 @@
-import { notFound, validationFailed } from '../answer/api-error.ts'
-import type { FaultRules } from '../policies/faults/fault-rules.ts'
-import { ruleBytes } from '../store/tenant-parts/tenant-faults.ts'
-import { HEAP_BYTES_PER_JSON_CHAR } from '../store/memory/held-bytes.ts'
-import type { MemoryPort } from '../store/store.ts'
-import { PRESETS, type FaultRuleRequest } from '../policies/faults/presets.ts'
-import type { OperationContext } from '../resources/operation-context.ts'
-import type { Contract } from '../contract/load-contract.ts'
-import { journalName } from '../contract/novu/operation-names.ts'
+import { notFound, validationFailed } from '../../answer/api-error.ts'
+import type { FaultRules } from '../../policies/faults/fault-rules.ts'
+import { ruleBytes } from '../../store/tenant-parts/tenant-faults.ts'
+import { HEAP_BYTES_PER_JSON_CHAR } from '../../store/memory/held-bytes.ts'
+import type { MemoryPort } from '../../store/store.ts'
+import { PRESETS, type FaultRuleRequest } from '../../policies/faults/presets.ts'
+import type { OperationContext } from '../../resources/operation-context.ts'
+import type { Contract } from '../../contract/load-contract.ts'
+import { journalName } from '../../contract/novu/operation-names.ts'
 
 /** The fault rules' admin routes; a rule may only answer with a status its operation documents. */
 export function faultHandlers(faults: FaultRules, api: Contract, novu: Contract) {
