@@ -1,6 +1,6 @@
 // What each record table shows: subscribers, integrations and messages as stored (GET
 // /__admin/state), channel connections as the API pages them (GET /__admin/channel-connections).
-import { element } from './render.js'
+import { element } from '../render.js'
 
 const CHANNEL_ORDER = ['email', 'sms', 'push', 'chat', 'in_app']
 

@@ -1,5 +1,5 @@
 // The tenants the server holds (GET /__admin/tenants), so that no key has to be typed.
-import { button, element } from './render.js'
+import { button, element } from '../render.js'
 
 /** `pick(key)` shows a tenant; `current` is the key shown now. */
 export function renderTenants(root, tenants, { current, pick }) {

@@ -1,6 +1,6 @@
 // The Control tab: reset, the tenant's time, snapshots, fault rules and verify, each through its admin route.
-import { CallFailed } from './api.js'
-import { button, element, pretty } from './render.js'
+import { CallFailed } from '../api.js'
+import { button, element, pretty } from '../render.js'
 
 const $ = (id) => document.getElementById(id)
 

@@ -1,5 +1,5 @@
 // The detail pane: one record of a table, kept up to date as the tenant changes.
-import { pretty } from './render.js'
+import { pretty } from '../render.js'
 
 export class DetailPane {
   /** The record open: its table and id. */

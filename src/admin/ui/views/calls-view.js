@@ -1,7 +1,7 @@
 // The journal's pane: the tenant's calls, newest first, each opening to its request and answer.
 // The live stream sends a line per call (no headers, no bodies); a call's whole entry is read
 // from the journal when it is opened.
-import { button, element, pretty } from './render.js'
+import { button, element, pretty } from '../render.js'
 
 /** Calls kept in the pane: the journal itself keeps more, at GET /__admin/requests. */
 export const MAX_SHOWN = 200
