@@ -79,6 +79,20 @@ function headersOf(body: string | undefined, idempotencyKey: string | undefined,
   return headers
 }
 
+/** One call of each status the property must reach: 200, 201, 400, 401, 404, 422. */
+function everyStatus(): Call[] {
+  const markAs = (markAs: string) => ({ method: 'POST' as const, path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: json({ messageId: MESSAGES[0], markAs }) })
+  const sent: [Sent, string][] = [
+    [{ method: 'GET', path: '/v2/subscribers/demo-subscriber-1' }, 'key'],
+    [markAs('read'), 'key'],
+    [{ method: 'POST', path: '/v1/subscribers/demo-subscriber-1/messages/mark-as', body: '{"markAs":' }, 'key'],
+    [{ method: 'GET', path: '/v2/subscribers/demo-subscriber-1' }, 'Bearer x'],
+    [{ method: 'GET', path: '/v2/subscribers/nobody' }, 'key'],
+    [markAs('bogus'), 'key'],
+  ]
+  return sent.map(([call, auth]) => ({ ...call, headers: headersOf(call.body, undefined, undefined, auth) }))
+}
+
 interface Seen {
   status: number
   headers: Record<string, string | null>
@@ -109,7 +123,8 @@ describe('the same answers through msw and over HTTP (fast-check; the seed is pr
           statuses.add(overHttp.status)
         }
       }),
-      { numRuns: 30 },
+      // The sequence drawn first reaches each answer that matters, whatever the seed draws after it.
+      { numRuns: 30, examples: [[everyStatus()]] },
     )
     // The sequences reach the answers that matter: successes, the client errors, replays' and Prefer's.
     expect([200, 201, 400, 401, 404, 422].filter((status) => !statuses.has(status))).toEqual([])
