@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import type { BodyHandling, ValidatorKind } from './ajv-instances.ts'
-import { closedCopy } from './closed-schema.ts'
+import { closedCopy, withOwnDefinitions } from './schema-copies.ts'
 import type { Operation, ParamLocation, ResponseValidators, SplitBody, Wording } from './operation.ts'
 import type { JsonSchema, ValidatorSource } from './validator-source.ts'
 import { PAGE_ANSWER } from './novu/openapi30.ts'
@@ -49,7 +49,7 @@ export function compileOperations(
       const bodySchema = () => (bodies === 'exact' || kinds ? (body as JsonSchema) : closedCopy(body as JsonSchema))
       const bodyValidator = body === undefined ? undefined : once(() => source.validator(bodyKind, `${key}:body`, bodySchema))
       const split = bodies === 'exact' && body !== undefined ? once(() => splitBodyOf(body as JsonSchema, 'exactBody', `${key}:body`, source)) : () => undefined
-      const responses = lazyResponses(op, key, { source, kind: responseKind, shared, name, errorRefs })
+      const responses = lazyResponses(op, key, { source, kind: responseKind, shared, name, errorRefs, dereferenced: kinds === undefined })
       const success = successStatusOf(op)
       const answer = contentOf(op, success)?.schema as JsonSchema | undefined
       // Only the control plane answers in slices (docs/behaviour.md §6); Novu's own answers are small.
@@ -149,6 +149,8 @@ interface ResponseSource {
   name: string
   /** The error bodies' schemas, for an error status an operation leaves undocumented. */
   errorRefs?: ErrorRefs | undefined
+  /** The document is dereferenced: its answers' large subschemas are compiled as definitions of their own. */
+  dereferenced: boolean
 }
 
 /** Refs to the schemas of an error body and of a 422's. */
@@ -157,9 +159,9 @@ export interface ErrorRefs {
   validation: string
 }
 
-function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, { source, kind, shared, name, errorRefs }: ResponseSource): ResponseValidators & { warm(): void } {
+function lazyResponses(op: OpenAPIV3_1.OperationObject, key: string, { source, kind, shared, name, errorRefs, dereferenced }: ResponseSource): ResponseValidators & { warm(): void } {
   const compilers = new Map<number, () => ValidateFunction>()
-  const compiler = (validatorKey: string, schema: JsonSchema) => once(() => source.validator(kind, validatorKey, () => schema))
+  const compiler = (validatorKey: string, schema: JsonSchema) => once(() => source.validator(kind, validatorKey, () => (dereferenced ? withOwnDefinitions(schema) : schema)))
   const sharedRef = (ref: string) => {
     const refKey = `${name}:ref:${ref}`
     return shared.get(refKey) ?? shared.set(refKey, compiler(refKey, { $ref: ref })).get(refKey)!
