@@ -111,6 +111,24 @@ describe('GET /v2/subscribers/{subscriberId}', () => {
     expect(grace.body._id).not.toBe(ada.body._id)
   })
 
+  it("shows each tenant the seeded subscriber with its own ids, and a change at once, however the reads alternate", async () => {
+    const [one, two] = [freshTenant(), freshTenant()]
+    const firstOne = await get(`/v2/subscribers/${ADA}`, one)
+    const firstTwo = await get(`/v2/subscribers/${ADA}`, two)
+    expect(firstTwo.body._environmentId).not.toBe(firstOne.body._environmentId)
+    expect(firstTwo.body._organizationId).not.toBe(firstOne.body._organizationId)
+    expect((await get(`/v2/subscribers/${ADA}`, one)).text).toBe(firstOne.text)
+    const webhookUrl = 'https://hooks.slack.example.com/services/shown-again'
+    const upsert = await request(server.url).patch(`/v1/subscribers/${ADA}/credentials`).set(one).send({ providerId: 'slack', credentials: { webhookUrl } })
+    expect(upsert.status).toBe(200)
+    const afterOne = await get(`/v2/subscribers/${ADA}`, one)
+    const slack = (afterOne.body.channels as { providerId: string; credentials: { webhookUrl?: string } }[]).find((c) => c.providerId === 'slack')
+    expect(slack?.credentials.webhookUrl).toBe(webhookUrl)
+    expect(afterOne.body._environmentId).toBe(firstOne.body._environmentId)
+    // The other tenant's subscriber is the seed's still.
+    expect((await get(`/v2/subscribers/${ADA}`, two)).text).toBe(firstTwo.text)
+  })
+
   it('serves the generated subscribers named by the seeded channel connections', async () => {
     const auth = freshTenant()
     const list = await request(server.url).get('/v1/channel-connections?limit=100').set(auth)

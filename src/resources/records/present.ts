@@ -33,6 +33,32 @@ export function presentSubscriberV2(record: StoredSubscriber, tenant: TenantIds)
   return stamped(visible, tenant)
 }
 
+/** A subscriber as GET v2 shows it to one tenant, and its JSON. */
+export interface ShownSubscriber {
+  readonly value: Schemas['Subscriber'] & Stamp
+  readonly text: string
+}
+
+/**
+ * Subscribers shown lately, the least recently shown forgotten first: fewer than connections, as a
+ * GET shows one subscriber (each a few KB with its JSON) where a page shows up to a hundred connections.
+ */
+const shownSubscribers = new Lru<ShownSubscriber, StoredSubscriber>(1_000)
+
+/**
+ * `presentSubscriberV2` and its JSON, made once per stored version of a subscriber and tenant (the
+ * seed's records are every tenant's, stamped with each one's ids): the same subscriber is read
+ * again and again, and making its answer and JSON on every read cost a GET about a sixth of its CPU.
+ */
+export function shownSubscriber(record: StoredSubscriber, tenant: TenantIds): ShownSubscriber {
+  const shown = shownSubscribers.get(record)
+  if (shown?.value._environmentId === tenant.environmentId && shown.value._organizationId === tenant.organizationId) return shown
+  const value = presentSubscriberV2(record, tenant) as ShownSubscriber['value']
+  const made = { value, text: JSON.stringify(value) }
+  shownSubscribers.set(record, made)
+  return made
+}
+
 export function presentIntegration(record: StoredIntegration, tenant: TenantIds): Schemas['Integration'] {
   const { priority: _priority, createdAt: _createdAt, ...visible } = record
   // Secrets are never echoed: the live service answers set-primary with empty credentials too.
