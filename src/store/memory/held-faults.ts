@@ -2,7 +2,7 @@ import { HEAP_BYTES_PER_JSON_CHAR } from './held-bytes.ts'
 import { ruleBytes, type TenantFaults } from '../tenant-parts/tenant-faults.ts'
 
 /**
- * The tenants' fault rules held in this process (tenant-parts/fault-methods.ts), with their estimate for the
+ * The tenants' fault rules held in this process (store/tenant-parts/fault-methods.ts), with their estimate for the
  * memory budget (docs/behaviour.md §3): each rule's JSON twice, as it was added. A call counted
  * against a rule changes its counters, not what it was counted for: the estimate is made again
  * only when the rules themselves change.

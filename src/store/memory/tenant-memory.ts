@@ -39,9 +39,9 @@ export class TenantMemory {
   /** Per tenant held, the estimate of what it holds beyond the shared seed (held-bytes.ts); `heldBytes` their sum. */
   private readonly tenantBytes = new Map<string, number>()
   heldBytes = 0
-  /** The tenants' clocks (tenant-parts/clock-methods.ts), part of each tenant's value as its records are; none kept: the starting clock. */
+  /** The tenants' clocks (store/tenant-parts/clock-methods.ts), part of each tenant's value as its records are; none kept: the starting clock. */
   readonly clocks = new Map<string, KeptClock>()
-  /** The tenants' fault rules (tenant-parts/fault-methods.ts) and finished idempotency records (tenant-parts/key-record-methods.ts), parts of their values too. */
+  /** The tenants' fault rules (store/tenant-parts/fault-methods.ts) and finished idempotency records (store/tenant-parts/key-record-methods.ts), parts of their values too. */
   readonly faults = new HeldFaults()
   readonly keys = new TenantKeyRecords()
 
