@@ -35,4 +35,31 @@ describe('listChannelConnections', () => {
     // Listed again, the same page is made of the same texts.
     expect((await list({})).text).toBe(pages[0]!.text)
   })
+
+  it('answers a page listed again with the answer made for it, until a write changes a connection on it', async () => {
+    const spec = { seed: 2, subscribers: 5, channelConnections: 30 }
+    const store = await createLowdbStore({ seed: seedState(spec), maxTenants: 10, seedFor: async (s) => seedState(s) })
+    // Held by the store, as a call's tenant is: a tenant it does not hold reads as the seed.
+    const end = await store.open('k')
+    const list = () =>
+      listChannelConnections({
+        store,
+        tenant: tenantFor('k'),
+        input: { path: {}, query: { limit: 3, orderBy: 'createdAt', orderDirection: 'DESC', includeCursor: false }, body: undefined } as never,
+        now: () => new Date(0),
+      })
+    const first = await list()
+    expect(await list()).toBe(first)
+    // The page's last connection changes (its place in the order does not): the page is made anew.
+    const last = (first.value as { data: { identifier: string }[] }).data[2]!.identifier
+    await store.transact('k', (tx) => {
+      const record = tx.connectionByIdentifier(last)!
+      tx.putConnection({ ...record, workspace: { id: 'changed' } })
+    })
+    const after = await list()
+    expect(after).not.toBe(first)
+    expect((after.value as { data: { identifier: string; workspace: unknown }[] }).data[2]).toMatchObject({ identifier: last, workspace: { id: 'changed' } })
+    expect(after.text).toBe(JSON.stringify(after.value))
+    end()
+  })
 })

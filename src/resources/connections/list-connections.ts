@@ -1,5 +1,7 @@
 import { refused } from '../rule-broken.ts'
 import { Serialized } from '../../answer/answer.ts'
+import { Lru } from '../../lib/lru.ts'
+import type { StoredChannelConnection } from '../../store/records.ts'
 import type { ConnectionCriteria, ConnectionPage } from '../../store/store.ts'
 import type { OperationInput, RecordsContext } from '../operation-context.ts'
 import { shownConnection, type ShownConnection } from '../records/present.ts'
@@ -28,11 +30,46 @@ export async function listChannelConnections({ store, tenant, input }: RecordsCo
   return pageAnswer(page)
 }
 
+/** A page answered lately, kept with the page it was made from. */
+interface AnsweredPage {
+  readonly page: ConnectionPage
+  readonly answer: Serialized
+}
+
+/**
+ * Pages answered lately, by their first connection, the least recently answered forgotten first:
+ * a client lists the same page again and again, and a page's answer is a hundred connections' JSON
+ * at most, so what they hold is bounded.
+ */
+const answeredPages = new Lru<AnsweredPage, StoredChannelConnection>(64)
+
+/**
+ * The page's answer, made once for the same connections, cursors and totals (docs/decisions.md,
+ * 2026-11-28): a stored connection is never changed, a write stores a new one, so the same
+ * records make the same answer. The same answer object is then the one the response check passed
+ * already (core/answers/response-check.ts).
+ */
+function pageAnswer(page: ConnectionPage): Serialized {
+  const first = page.items[0]
+  if (first === undefined) return madeAnswer(page)
+  const kept = answeredPages.get(first)
+  if (kept !== undefined && samePage(kept.page, page)) return kept.answer
+  const answer = madeAnswer(page)
+  answeredPages.set(first, { page, answer })
+  return answer
+}
+
+function samePage(a: ConnectionPage, b: ConnectionPage): boolean {
+  if (a.items.length !== b.items.length || a.next !== b.next || a.previous !== b.previous || a.totalCount !== b.totalCount || a.totalCountCapped !== b.totalCountCapped) return false
+  for (let i = 0; i < a.items.length; i++) if (a.items[i] !== b.items[i]) return false
+  return true
+}
+
 /**
  * The page and its JSON, the text joined from each connection's own (made once per version of it):
  * the same bytes as JSON.stringify of the page, in the order of its fields.
  */
-function pageAnswer({ items, next, previous, totalCount, totalCountCapped }: ConnectionPage): Serialized {
+function madeAnswer({ items, next, previous, totalCount, totalCountCapped }: ConnectionPage): Serialized {
   const data: ShownConnection['value'][] = []
   let text = '{"data":['
   for (let i = 0; i < items.length; i++) {
