@@ -1,7 +1,8 @@
 import { AnsweredOtherwise, Serialized } from '../../answer/answer.ts'
 import type { Operation } from '../../contract/operation.ts'
-import type { KeyedWrite, Store } from '../../store/store.ts'
+import type { KeyedWrite, Store, TenantTransaction } from '../../store/store.ts'
 import { checkedAnswer, type ResponseCheck } from '../answers/response-check.ts'
+import { HandedOnStore } from './handed-on-store.ts'
 
 /**
  * The store as a call's handler sees it: a change's result is checked before it commits, and in a
@@ -14,9 +15,22 @@ export function callStore(
   recordOf: ((result: unknown) => KeyedWrite) | undefined,
   guard?: (() => void) | undefined,
 ): Store {
-  const seen: Store = Object.create(store) as Store
-  seen.transact = (tenant, work) =>
-    store.transact(
+  return new CallStore(store, check, recordOf, guard)
+}
+
+class CallStore extends HandedOnStore {
+  constructor(
+    store: Store,
+    private readonly check: ((result: unknown) => void) | undefined,
+    private readonly recordOf: ((result: unknown) => KeyedWrite) | undefined,
+    private readonly guard: (() => void) | undefined,
+  ) {
+    super(store)
+  }
+
+  override transact<T>(tenant: string, work: (tx: TenantTransaction) => T): Promise<T> {
+    const { check, guard } = this
+    return this.store.transact(
       tenant,
       (tx) => {
         guard?.()
@@ -24,9 +38,9 @@ export function callStore(
         check?.(result)
         return result
       },
-      recordOf,
+      this.recordOf,
     )
-  return seen
+  }
 }
 
 /**

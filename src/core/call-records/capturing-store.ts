@@ -1,6 +1,6 @@
 import type { StoredChannelConnection, StoredIntegration, StoredMessage, StoredSubscriber, TenantWorkflow } from '../../store/records.ts'
 import type { ConnectionQuery, KeyedWrite, Store, TenantTransaction, TenantView } from '../../store/store.ts'
-import type { FaultsChange, TenantFaults } from '../../store/tenant-parts/tenant-faults.ts'
+import { HandedOnStore } from './handed-on-store.ts'
 
 /** The collections of a tenant's state, as `GET /__admin/state` names them. */
 export type Collection = 'subscribers' | 'integrations' | 'channelConnections' | 'messages' | 'workflows'
@@ -11,128 +11,21 @@ export interface ReadNotes {
   note<T extends object>(collection: Collection, id: string, record: T): T
 }
 
-/**
- * A store as one call's handler sees it: the store itself, but for its views and transactions,
- * whose reads are noted (ReadCapture). A plain object of one shape, every other member handed on:
- * an object made by Object.create(store) per call, or of a class whose prototype was the store,
- * was a call's largest cost of its own in the profile (docs/benchmarks.md).
- */
-export class CapturingStore implements Store {
+/** A store as one call's handler sees it: the store itself, but for its views and transactions, whose reads are noted (ReadCapture). */
+export class CapturingStore extends HandedOnStore {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly capture: ReadNotes,
-  ) {}
+  ) {
+    super(store)
+  }
 
-  read<T>(tenant: string, work: (view: TenantView) => T): Promise<T> {
+  override read<T>(tenant: string, work: (view: TenantView) => T): Promise<T> {
     return this.store.read(tenant, (view) => work(new CapturedView(view, this.capture)))
   }
 
-  transact<T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T> {
+  override transact<T>(tenant: string, work: (tx: TenantTransaction) => T, recordOf?: (result: T) => KeyedWrite): Promise<T> {
     return this.store.transact(tenant, (tx) => work(new CapturedTransaction(tx, this.capture)), recordOf)
-  }
-
-  open(tenant: string) {
-    return this.store.open(tenant)
-  }
-
-  memory() {
-    return this.store.memory()
-  }
-
-  makeRoom(tenant: string, bytes: number, what: string) {
-    this.store.makeRoom(tenant, bytes, what)
-  }
-
-  exportState(tenant: string) {
-    return this.store.exportState(tenant)
-  }
-
-  importState(...args: Parameters<Store['importState']>) {
-    return this.store.importState(...args)
-  }
-
-  createTenant(...args: Parameters<Store['createTenant']>) {
-    return this.store.createTenant(...args)
-  }
-
-  reset(tenant: string) {
-    return this.store.reset(tenant)
-  }
-
-  resetAll() {
-    return this.store.resetAll()
-  }
-
-  tenants() {
-    return this.store.tenants()
-  }
-
-  released() {
-    return this.store.released()
-  }
-
-  saveSnapshot(tenant: string, name: string, at: Date) {
-    return this.store.saveSnapshot(tenant, name, at)
-  }
-
-  listSnapshots(tenant: string) {
-    return this.store.listSnapshots(tenant)
-  }
-
-  restoreSnapshot(tenant: string, name: string) {
-    return this.store.restoreSnapshot(tenant, name)
-  }
-
-  deleteSnapshot(tenant: string, name: string) {
-    return this.store.deleteSnapshot(tenant, name)
-  }
-
-  keepKeyRecord(...args: Parameters<Store['keepKeyRecord']>) {
-    return this.store.keepKeyRecord(...args)
-  }
-
-  keyRecordOf(...args: Parameters<Store['keyRecordOf']>) {
-    return this.store.keyRecordOf(...args)
-  }
-
-  heldKeyRecord(...args: Parameters<Store['heldKeyRecord']>) {
-    return this.store.heldKeyRecord(...args)
-  }
-
-  restampKeyRecords(...args: Parameters<Store['restampKeyRecords']>) {
-    return this.store.restampKeyRecords(...args)
-  }
-
-  keepClock(...args: Parameters<Store['keepClock']>) {
-    return this.store.keepClock(...args)
-  }
-
-  clockOf(...args: Parameters<Store['clockOf']>) {
-    return this.store.clockOf(...args)
-  }
-
-  clearClocks() {
-    return this.store.clearClocks()
-  }
-
-  heldClocks() {
-    return this.store.heldClocks()
-  }
-
-  faultRulesOf(...args: Parameters<Store['faultRulesOf']>) {
-    return this.store.faultRulesOf(...args)
-  }
-
-  changeFaultRules<T>(tenant: string, change: (faults: TenantFaults | undefined) => FaultsChange<T>) {
-    return this.store.changeFaultRules(tenant, change)
-  }
-
-  health() {
-    return this.store.health()
-  }
-
-  close() {
-    return this.store.close()
   }
 }
 
